@@ -11,6 +11,10 @@ declare module "htmx.org/dist/htmx.min.js" {
   const path: string;
   export default path;
 }
+declare module "*/local-time.js" {
+  const path: string;
+  export default path;
+}
 declare module "*/client.js" {
   const path: string;
   export default path;

@@ -111,6 +111,17 @@ test("serves the docs embedded in it at /help, with the stylesheet and the files
   expect(await compose.text()).toContain("image: ghcr.io/ddnsd/ddnsd:latest");
 });
 
+test("speaks German to a German browser and serves the script that puts times in its zone", async () => {
+  const login = await (await fetch(`${baseUrl}/login`, { headers: { "accept-language": "de" } })).text();
+  expect(login).toContain('<html lang="de">');
+  expect(login).toContain("<h1>Anmelden</h1>");
+  const script = /<script src="(\/assets\/local-time\.js\?v=[^"]+)"/.exec(login)?.[1];
+  expect(script).toBeDefined();
+  const served = await fetch(`${baseUrl}${script}`);
+  expect(served.status).toBe(200);
+  expect(await served.text()).toContain("Intl.DateTimeFormat");
+});
+
 test("logs in the first admin and uses the token", async () => {
   const login = await fetch(`${baseUrl}/api/v1/auth/login`, {
     method: "POST",

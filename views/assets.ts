@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import htmxPath from "htmx.org/dist/htmx.min.js" with { type: "file" };
 import clientPath from "./client.js" with { type: "file" };
 import faviconPath from "./favicon.svg" with { type: "file" };
+import localTimePath from "./local-time.js" with { type: "file" };
 import stylesPath from "./styles.css" with { type: "file" };
 
 export interface Asset {
@@ -26,6 +27,7 @@ function asset(route: string, path: string, contentType: string): Asset {
 export const ASSETS = {
   styles: asset("/assets/styles.css", stylesPath, "text/css; charset=utf-8"),
   client: asset("/assets/client.js", clientPath, "text/javascript; charset=utf-8"),
+  localTime: asset("/assets/local-time.js", localTimePath, "text/javascript; charset=utf-8"),
   htmx: asset("/assets/htmx.min.js", htmxPath, "text/javascript; charset=utf-8"),
   favicon: asset("/assets/favicon.svg", faviconPath, "image/svg+xml"),
 } as const;

@@ -7,7 +7,9 @@ import { Html, type PropsWithChildren } from "@elysiajs/html";
 import type { DetectionFailure } from "../src/ip/detect";
 import type { DomainView } from "../src/modules/domains/service";
 import type { HistoryFailureCause, HistoryTrigger } from "../src/store/rows";
-import { clock, fullTime, relative, toMs } from "./format";
+import { relative, toMs, utcTime } from "./format";
+import { msg } from "./i18n";
+import { pageFacts } from "./page-facts";
 
 /** What a form submission got wrong: messages per input name, and one for the whole form (404, 409). */
 export interface FormErrors {
@@ -267,13 +269,30 @@ export function HelpText({ text }: { text: string }) {
   );
 }
 
-/** "3 min ago" with the exact time on hover; a dash when it never happened. */
+/**
+ * "3 min ago" with the exact time on hover; a dash when it never happened. The hover says UTC until
+ * local-time.js puts it in the browser's zone; the words are kept true as the clock moves by
+ * client.js in English and by local-time.js (Intl) in the other languages.
+ */
 export function TimeAgo({ at, now }: { at: string | number | null; now: number }) {
   const ms = toMs(at);
   if (ms === null) return <span class="muted">—</span>;
+  const refresh = pageFacts().locale === "en" ? { "data-relative": true } : { "data-relative-local": true };
   return (
-    <time datetime={new Date(ms).toISOString()} title={fullTime(ms)} data-relative>
+    <time datetime={new Date(ms).toISOString()} title={utcTime(ms, true)} {...refresh}>
       {relative(ms, now)}
+    </time>
+  );
+}
+
+/**
+ * A moment as date and time: in UTC (and saying so) as the server sends it, in the browser's own
+ * zone and language once local-time.js formats it with Intl. `seconds` for a time to the second.
+ */
+export function LocalTime({ at, seconds = false }: { at: number; seconds?: boolean }) {
+  return (
+    <time datetime={new Date(at).toISOString()} data-local={seconds ? "seconds" : "minutes"}>
+      {utcTime(at, seconds)}
     </time>
   );
 }
@@ -464,7 +483,7 @@ export function TypeSelect({
         <Options options={options} selected={selected} />
       </select>
       <button type="submit" name="continue" value="type" class="button button-quiet no-js-only" formnovalidate>
-        Continue
+        {msg().common.continue}
       </button>
     </div>
   );
@@ -510,7 +529,7 @@ export function EnabledSwitch({
         <span class="switch-track" aria-hidden="true">
           <span class="switch-thumb" />
         </span>
-        <span class="switch-text">{enabled ? "On" : "Off"}</span>
+        <span class="switch-text">{enabled ? msg().common.on : msg().common.off}</span>
       </button>
     </form>
   );
@@ -595,7 +614,7 @@ export function DeleteForm({
     >
       <input type="hidden" name="in_place" value="list" />
       <button type="submit" id={id} class="button button-small button-danger" aria-label={label} autofocus={autofocus}>
-        Delete
+        {msg().common.delete}
       </button>
     </form>
   );
@@ -670,12 +689,9 @@ export function LiveRegion({ id, url, now, children }: PropsWithChildren<{ id: s
       hx-disinherit="hx-select hx-swap hx-trigger"
     >
       <p class="as-of muted small" data-as-of>
-        As of{" "}
-        <time datetime={new Date(now).toISOString()} title={fullTime(now)}>
-          {clock(now, true)}
-        </time>
-        <span class="live-note"> · refreshes every {LIVE_REFRESH_SECONDS} s</span>
-        <span class="stale-note"> · could not refresh; showing the last figures</span>
+        {msg().common.asOf} <LocalTime at={now} seconds />
+        <span class="live-note">{msg().common.refreshesEvery(LIVE_REFRESH_SECONDS)}</span>
+        <span class="stale-note">{msg().common.couldNotRefresh}</span>
       </p>
       {children}
     </div>
@@ -706,9 +722,7 @@ export function Pager(props: {
       ) : (
         <span />
       )}
-      <span class="muted">
-        Page {page} of {pages}
-      </span>
+      <span class="muted">{msg().common.page(page, pages)}</span>
       {page < pages ? (
         <a class="button button-small button-quiet" href={props.href(page + 1)} rel="next">
           {props.next}

@@ -1,5 +1,9 @@
-// Turning times, durations and sizes into short words for people. Times are the server's local
-// time, the same clock cron schedules run on; every function takes `now` so tests are exact.
+// Turning times, durations and sizes into short words for people, in the request's language where
+// they hold words. Times are the server's local time, the same clock cron schedules run on, except
+// `utcTime`: what a <time> shows until the browser puts it in its own zone (components.tsx,
+// LocalTime). Every function takes `now` so tests are exact.
+
+import { msg } from "./i18n";
 
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -27,26 +31,27 @@ export function shortTime(ms: number, now: number, seconds = false): string {
   return `${d.getDate()} ${MONTHS[d.getMonth()]} ${d.getFullYear()} ${time}`;
 }
 
-/** "2026-11-21 14:05:09", for tooltips and tables where precision matters. */
-export function fullTime(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+/** "2026-11-21 14:05 UTC" (with `seconds`, "14:05:09"): a time as the page says it before the browser's zone is known. */
+export function utcTime(ms: number, seconds = false): string {
+  const iso = new Date(ms).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, seconds ? 19 : 16)} ${msg().time.utc}`;
 }
 
 /** "42 s", "5 min", "3 h 20 min", "2 d 5 h": the two largest units. */
 export function duration(seconds: number): string {
+  const words = msg().time;
   const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s} s`;
-  const units: [number, string][] = [
-    [86_400, "d"],
-    [3_600, "h"],
-    [60, "min"],
+  if (s < 60) return words.seconds(s);
+  const units: [number, (n: number) => string][] = [
+    [86_400, words.days],
+    [3_600, words.hours],
+    [60, words.minutes],
   ];
   const parts: string[] = [];
   let rest = s;
   for (const [size, name] of units) {
     if (rest >= size && parts.length < 2) {
-      parts.push(`${Math.floor(rest / size)} ${name}`);
+      parts.push(name(Math.floor(rest / size)));
       rest %= size;
     } else if (parts.length > 0) break;
   }
@@ -55,9 +60,10 @@ export function duration(seconds: number): string {
 
 /** "just now", "3 min ago", "in 4 min". */
 export function relative(ms: number, now: number): string {
+  const words = msg().time;
   const seconds = (ms - now) / 1000;
-  if (Math.abs(seconds) < 5) return "just now";
-  return seconds < 0 ? `${duration(-seconds)} ago` : `in ${duration(seconds)}`;
+  if (Math.abs(seconds) < 5) return words.justNow;
+  return seconds < 0 ? words.ago(duration(-seconds)) : words.in(duration(seconds));
 }
 
 /** "every 5 minutes", "every second", "every 90 seconds". */
@@ -78,7 +84,8 @@ export function every(seconds: number): string {
 
 /** "12 ms", "1.4 s". */
 export function millis(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+  const words = msg().time;
+  return ms < 1000 ? words.milliseconds(ms) : words.decimalSeconds(ms / 1000);
 }
 
 /** "118 KB", "2.4 MB". */

@@ -4,8 +4,10 @@
 // instant while each one stays a plain server-rendered document.
 
 import { Html, type PropsWithChildren } from "@elysiajs/html";
+import { LOCALE_NAMES, LOCALES } from "../src/util/locale";
 import { ASSETS } from "./assets";
 import { type Flash, Notice } from "./components";
+import { type Messages, msg, pageLang } from "./i18n";
 import { pageFacts } from "./page-facts";
 
 export type Section =
@@ -33,16 +35,16 @@ export interface LayoutProps {
   wide?: boolean;
 }
 
-const NAV: { section: Section; href: string; label: string }[] = [
-  { section: "dashboard", href: "/", label: "Dashboard" },
-  { section: "domains", href: "/domains", label: "Domains" },
-  { section: "providers", href: "/providers", label: "Providers" },
-  { section: "update-keys", href: "/update-keys", label: "Update keys" },
-  { section: "acme-keys", href: "/acme-keys", label: "Certificate keys" },
-  { section: "api-tokens", href: "/api-tokens", label: "API tokens" },
-  { section: "notifications", href: "/notifications", label: "Notifications" },
-  { section: "about", href: "/about", label: "About" },
-  { section: "help", href: "/help", label: "Help" },
+const NAV: { section: Section; href: string; label: keyof Messages["nav"] }[] = [
+  { section: "dashboard", href: "/", label: "dashboard" },
+  { section: "domains", href: "/domains", label: "domains" },
+  { section: "providers", href: "/providers", label: "providers" },
+  { section: "update-keys", href: "/update-keys", label: "updateKeys" },
+  { section: "acme-keys", href: "/acme-keys", label: "acmeKeys" },
+  { section: "api-tokens", href: "/api-tokens", label: "apiTokens" },
+  { section: "notifications", href: "/notifications", label: "notifications" },
+  { section: "about", href: "/about", label: "about" },
+  { section: "help", href: "/help", label: "help" },
 ];
 
 // History snapshots stay out of localStorage (pages hold addresses) and a miss reloads the page;
@@ -65,14 +67,14 @@ function NavLinks({ section }: { section?: Section }) {
       {NAV.map((item) => (
         <li>
           <a href={item.href} aria-current={item.section === section ? "page" : undefined}>
-            {item.label}
+            {msg().nav[item.label]}
           </a>
         </li>
       ))}
       <li>
         {/* The Swagger page is a different app: a normal navigation, not a boosted swap. */}
         <a href="/docs" hx-boost="false">
-          API docs
+          {msg().layout.apiDocs}
         </a>
       </li>
     </ul>
@@ -86,23 +88,53 @@ function NavLinks({ section }: { section?: Section }) {
 function ThemeToggle() {
   return (
     <button type="button" class="button button-quiet button-small theme-toggle" data-theme-toggle hidden>
-      <span aria-hidden="true">◐</span> <span data-theme-words>Theme: system</span>
+      <span aria-hidden="true">◐</span> <span data-theme-words>{msg().layout.themeSystem}</span>
     </button>
+  );
+}
+
+/**
+ * The languages, each a button named in its own language that posts the choice (kept for the
+ * signed-in user, and in a cookie for the pages before signing in) and comes back to this page.
+ */
+export function LanguageSwitch() {
+  const current = pageLang();
+  return (
+    // A full page load, not a boosted swap: htmx swaps the body and would leave <html lang> as it was.
+    <form method="post" action="/language" class="language-switch" hx-boost="false">
+      <div role="group" aria-label={msg().layout.language}>
+        {LOCALES.map((locale) => (
+          <button
+            type="submit"
+            name="language"
+            value={locale}
+            lang={locale}
+            class="button button-quiet button-small"
+            aria-current={locale === current ? "true" : undefined}
+          >
+            {LOCALE_NAMES[locale]}
+          </button>
+        ))}
+      </div>
+    </form>
   );
 }
 
 function SignOut({ user }: { user: string }) {
   const facts = pageFacts();
+  const words = msg().layout;
   // Signed in by the reverse proxy: there is no password session here to end, only the proxy's.
   if (facts.signedInByProxy)
     return (
       <div class="sign-out">
-        <span class="muted" safe>{`Signed in as ${user}`}</span>
+        <span class="muted" safe>
+          {words.signedInAsName(user)}
+        </span>
         {facts.proxyLogoutUrl === null ? (
           ""
         ) : (
           <a class="button button-quiet button-small" href={facts.proxyLogoutUrl} hx-boost="false">
-            Sign out
+            {words.signOut}
           </a>
         )}
       </div>
@@ -110,13 +142,13 @@ function SignOut({ user }: { user: string }) {
   return (
     <form method="post" action="/logout" class="sign-out">
       <span class="muted">
-        Signed in as{" "}
-        <a href="/account/password" title="Change password" safe>
+        {words.signedInAs}{" "}
+        <a href="/account/password" title={words.changePassword} safe>
           {user}
         </a>
       </span>
       <button type="submit" class="button button-quiet button-small">
-        Sign out
+        {words.signOut}
       </button>
     </form>
   );
@@ -131,10 +163,11 @@ export function Layout({
   wide,
   children,
 }: PropsWithChildren<LayoutProps>) {
+  const words = msg().layout;
   return (
     <>
       {"<!doctype html>"}
-      <html lang="en">
+      <html lang={pageLang()}>
         <head>
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -151,22 +184,23 @@ export function Layout({
           <link rel="icon" href={ASSETS.favicon.url} type="image/svg+xml" />
           <link rel="stylesheet" href={ASSETS.styles.url} />
           <script src={ASSETS.client.url}></script>
+          <script src={ASSETS.localTime.url} defer></script>
           <script src={ASSETS.htmx.url} defer></script>
         </head>
         <body hx-boost="true">
           <a class="skip-link" href="#main">
-            Skip to content
+            {words.skip}
           </a>
           {user ? (
             <header class="site-header">
               <div class="header-inner">
-                <a href="/" class="brand" aria-label="ddnsd dashboard">
+                <a href="/" class="brand" aria-label={msg().brand.dashboardLink}>
                   <span class="brand-mark" aria-hidden="true">
                     ◆
                   </span>
                   ddnsd
                 </a>
-                <nav class="nav-inline" aria-label="Main">
+                <nav class="nav-inline" aria-label={words.main}>
                   <NavLinks section={section} />
                 </nav>
                 <div class="header-user">
@@ -175,9 +209,9 @@ export function Layout({
                 </div>
                 <details class="nav-menu">
                   <summary>
-                    <span aria-hidden="true">☰</span> Menu
+                    <span aria-hidden="true">☰</span> {words.menu}
                   </summary>
-                  <nav aria-label="Main (menu)">
+                  <nav aria-label={words.mainMenu}>
                     <NavLinks section={section} />
                     <ThemeToggle />
                     <SignOut user={user} />
@@ -198,6 +232,10 @@ export function Layout({
             )}
             {children}
           </main>
+          {/* Below every page rather than in the header, whose navigation has no room to spare in German. */}
+          <footer class="site-footer">
+            <LanguageSwitch />
+          </footer>
         </body>
       </html>
     </>

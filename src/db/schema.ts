@@ -10,6 +10,8 @@ export const users = sqliteTable("users", {
   passwordHash: text("password_hash").notNull(),
   /** Tokens issued at or before this second (JWT `iat`) are refused: set when the password is set. */
   tokensValidAfter: integer("tokens_valid_after"),
+  /** The pages' language the user chose (`de`, `zh-CN` …); null: the browser's. Notifications speak the first user's. */
+  language: text("language"),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
 });

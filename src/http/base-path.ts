@@ -4,7 +4,7 @@
 // with the prefix cut off, so no route knows of it; a path outside it is 404. What goes back out
 // is put under it again: redirects here, links in pages (views/page-facts.ts), cookies (ui/session.ts).
 
-import { withPageFacts } from "../../views/page-facts";
+import { requestLocale, withPageFacts } from "../../views/page-facts";
 import type { SignInThrottle } from "../security/throttle";
 import { jsonResponse } from "./errors";
 
@@ -26,7 +26,7 @@ function inside(path: string, basePath: string): boolean {
 export function servedUnder(ctx: BasePathDeps, handle: (request: Request) => Promise<Response>) {
   const { basePath, authProxyLogoutUrl } = ctx.settings;
   return (request: Request): Promise<Response> =>
-    withPageFacts({ basePath, proxyLogoutUrl: authProxyLogoutUrl }, async () => {
+    withPageFacts({ basePath, proxyLogoutUrl: authProxyLogoutUrl, locale: requestLocale(request) }, async () => {
       if (basePath === "") return handle(request);
       const url = new URL(request.url);
       if (!inside(url.pathname, basePath)) return jsonResponse(404, { detail: "Not Found" });

@@ -24,21 +24,12 @@ import type { Store } from "../store";
 import type { NotificationEvent, NotificationRow } from "../store/rows";
 import type { EventSink, NotServed, RecordedUpdate, StalePush } from "../updater/events";
 import type { UpdateOutcome } from "../updater/outcome";
+import { localeOf } from "../util/locale";
 import { bounded } from "../util/message";
-import { plural } from "../util/plural";
 import type { Heartbeat, NotificationMessage, SendDeps } from "./channel";
 import { openOptions } from "./options";
 import { channelOf, findChannel } from "./registry";
-
-const TITLES: Record<NotificationEvent | "test", string> = {
-  ip_changed: "ddnsd: address changed",
-  update_failed: "ddnsd: update failed",
-  update_recovered: "ddnsd: updates work again",
-  detection_failed: "ddnsd: address detection failed",
-  not_served: "ddnsd: record not served",
-  push_stale: "ddnsd: no push from the router",
-  test: "ddnsd: test message",
-};
+import { type NotificationTexts, notificationTexts } from "./texts";
 
 type MessageFacts = Omit<NotificationMessage, "event" | "title" | "timestamp">;
 
@@ -46,21 +37,27 @@ type MessageFacts = Omit<NotificationMessage, "event" | "title" | "timestamp">;
 type UpdateEvent = Exclude<NotificationEvent, "detection_failed" | "not_served" | "push_stale">;
 
 /** The sentence a person reads on a phone, for an update's event. */
-function describeUpdate(event: UpdateEvent, update: RecordedUpdate, providerName: string): string {
+function describeUpdate(
+  words: NotificationTexts,
+  event: UpdateEvent,
+  update: RecordedUpdate,
+  providerName: string,
+): string {
   const { hostname, recordType, ip, previousIp, message } = update.outcome;
   switch (event) {
     case "ip_changed":
-      return `${hostname} now points at ${ip}${previousIp ? ` (was ${previousIp})` : ""}${update.trigger === "repair" ? "; it had been changed outside ddnsd" : ""}`;
+      return words.ipChanged(hostname, String(ip), previousIp, update.trigger === "repair");
     case "update_failed":
-      return `Updating ${hostname} (${recordType}) at ${providerName} failed: ${message}`;
+      return words.updateFailed(hostname, recordType, providerName, message);
     case "update_recovered":
-      return `${hostname} (${recordType}) updates again at ${providerName}; it points at ${ip}`;
+      return words.updateRecovered(hostname, recordType, providerName, String(ip));
   }
 }
 
 /** What the notifier needs: the notifications and provider names, and how to reach a channel. */
 export interface NotifierDeps {
-  store: Pick<Store, "notifications" | "providers">;
+  /** The notifications, the providers' names, and the users' languages (notifications speak the admin's). */
+  store: Pick<Store, "notifications" | "providers" | "users">;
   log: Logger;
   /** The outbound fetch (through the proxy, when one is set). */
   fetch: FetchLike;
@@ -94,7 +91,7 @@ export class Notifier implements EventSink {
       provider: null,
       ip: null,
       previous_ip: null,
-      message: `ddnsd cannot find its public IPv${family} address: ${detection.error}`,
+      message: this.words().detectionFailed(family, detection.error),
     });
   }
 
@@ -108,7 +105,8 @@ export class Notifier implements EventSink {
       events.push("update_failed");
     }
     if (events.length === 0) return;
-    const provider = this.deps.store.providers.nameOf(before.providerId) ?? "its provider";
+    const words = this.words();
+    const provider = this.deps.store.providers.nameOf(before.providerId) ?? words.itsProvider;
     for (const event of events) {
       this.emit(event, {
         domain: outcome.hostname,
@@ -116,7 +114,7 @@ export class Notifier implements EventSink {
         provider,
         ip: outcome.ip,
         previous_ip: outcome.previousIp,
-        message: describeUpdate(event, update, provider),
+        message: describeUpdate(words, event, update, provider),
       });
     }
   }
@@ -129,28 +127,27 @@ export class Notifier implements EventSink {
       provider: this.deps.store.providers.nameOf(report.providerId) ?? null,
       ip: report.ip,
       previous_ip: null,
-      message: `${report.hostname} (${report.recordType}) is written but ${report.message}`,
+      message: this.words().notServed(report.hostname, report.recordType, report.message),
     });
   }
 
   pushStale(domain: StalePush): void {
+    const words = this.words();
     const since =
-      domain.pushedAt === null
-        ? "it was never pushed since it was added"
-        : `its last push was at ${new Date(domain.pushedAt).toISOString()}`;
+      domain.pushedAt === null ? words.neverPushed : words.lastPush(new Date(domain.pushedAt).toISOString());
     this.emit("push_stale", {
       domain: domain.domainName,
       record_type: domain.recordType,
       provider: null,
       ip: null,
       previous_ip: null,
-      message: `${domain.domainName} (${domain.recordType}) takes its address only from the router's pushes, and ${since}: is the router still pushing?`,
+      message: words.pushStale(domain.domainName, domain.recordType, since),
     });
   }
 
   passed(outcomes: readonly UpdateOutcome[]): void {
     if (outcomes.length === 0) return;
-    const beat = heartbeatOf(outcomes);
+    const beat = heartbeatOf(this.words(), outcomes);
     const now = Date.now();
     const rows = this.deps.store.notifications.enabled();
     for (const row of rows) {
@@ -175,7 +172,7 @@ export class Notifier implements EventSink {
       provider: null,
       ip: null,
       previous_ip: null,
-      message: `This is a test message from ddnsd, sent through "${row.name}".`,
+      message: this.words().test(row.name),
     });
     return this.attempt(row, message);
   }
@@ -183,11 +180,16 @@ export class Notifier implements EventSink {
   private message(event: NotificationEvent | "test", facts: MessageFacts): NotificationMessage {
     return {
       event,
-      title: TITLES[event],
+      title: this.words().titles[event],
       ...facts,
       message: bounded(facts.message),
       timestamp: new Date().toISOString(),
     };
+  }
+
+  /** The words of the box's language: the first user's choice on the pages, else English. */
+  private words(): NotificationTexts {
+    return notificationTexts(localeOf(this.deps.store.users.firstLanguage()) ?? "en");
   }
 
   /** Queues the event for every enabled notification that wants it; returns at once. */
@@ -267,16 +269,13 @@ function secretOptionValues(options: Record<string, unknown>, row: NotificationR
 }
 
 /** A pass as a heartbeat: up unless a record failed, with a line for the monitor's log. */
-function heartbeatOf(outcomes: readonly UpdateOutcome[]): Heartbeat {
+function heartbeatOf(words: NotificationTexts, outcomes: readonly UpdateOutcome[]): Heartbeat {
   const failed = outcomes.filter((outcome) => outcome.result === "failed");
   const changed = outcomes.filter((outcome) => outcome.changed).length;
-  const records = `${plural(outcomes.length, "record")}`;
-  if (failed.length === 0) return { up: true, message: `${records} checked, ${changed} changed` };
+  if (failed.length === 0) return { up: true, message: words.beatUp(outcomes.length, changed) };
   const first = failed[0]!;
   return {
     up: false,
-    message: bounded(
-      `${failed.length} of ${records} failed; ${first.hostname} (${first.recordType}): ${first.message}`,
-    ),
+    message: bounded(words.beatDown(failed.length, outcomes.length, first.hostname, first.recordType, first.message)),
   };
 }

@@ -38,6 +38,8 @@ export interface UserRow {
   passwordHash: string;
   /** Tokens issued before this are refused (a password change, a sign-out everywhere). */
   tokensValidAfter: number | null;
+  /** The pages' language chosen (a BCP 47 tag of ours), or null: the browser's. */
+  language: string | null;
   createdAt: number;
   updatedAt: number;
 }

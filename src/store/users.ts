@@ -2,7 +2,7 @@
 // tokens are refused) and revoked_tokens (signed-out tokens, kept until they expire).
 
 import type { Database } from "bun:sqlite";
-import { eq, lt } from "drizzle-orm";
+import { asc, eq, isNotNull, lt } from "drizzle-orm";
 import { revokedTokens, users } from "../db/schema";
 import type { Handle } from "./handle";
 import type { UserRow } from "./rows";
@@ -15,6 +15,12 @@ export interface UserQueries {
   rehash(id: number, passwordHash: string): void;
   /** Replaces the password and refuses every token issued in or before `now`'s second. */
   replacePassword(id: number, passwordHash: string, now: number): void;
+  /** The language the user chose for the pages, or null (none chosen, or no such user). */
+  language(username: string): string | null;
+  /** Keeps the user's choice of language; nothing for a name with no row (a sign-in proxy's user). */
+  setLanguage(username: string, language: string): void;
+  /** The language of the first user (the admin made at setup) that chose one: what notifications speak. */
+  firstLanguage(): string | null;
   /** Every user's "tokens valid after" second (null: none refused). */
   validAfter(): { username: string; validAfter: number | null }[];
   /** Signs a token out until it expires (ms); signed-out tokens expired before `now` are pruned. */
@@ -42,6 +48,25 @@ export function userQueries(db: Handle, sqlite: Database): UserQueries {
         .set({ passwordHash, tokensValidAfter: Math.floor(now / 1000), updatedAt: now })
         .where(eq(users.id, id))
         .run();
+    },
+    language(username) {
+      return (
+        db.select({ language: users.language }).from(users).where(eq(users.username, username)).get()?.language ?? null
+      );
+    },
+    setLanguage(username, language) {
+      db.update(users).set({ language }).where(eq(users.username, username)).run();
+    },
+    firstLanguage() {
+      return (
+        db
+          .select({ language: users.language })
+          .from(users)
+          .where(isNotNull(users.language))
+          .orderBy(asc(users.id))
+          .limit(1)
+          .get()?.language ?? null
+      );
     },
     validAfter() {
       return db.select({ username: users.username, validAfter: users.tokensValidAfter }).from(users).all();

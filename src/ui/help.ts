@@ -177,12 +177,7 @@ const HOME_PAGES = [
   "/help/operations",
   "/help/nas",
 ];
-const DEVELOPER_PAGES = new Set([
-  "/help/architecture",
-  "/help/design",
-  "/help/development",
-  "/help/performance",
-]);
+const DEVELOPER_PAGES = new Set(["/help/architecture", "/help/design", "/help/development", "/help/performance"]);
 
 /**
  * The top-level pages of docs/ (not each DNS service's, nor the files outside docs/), for the

@@ -22,6 +22,7 @@ import { type ApiTokenPageDeps, apiTokenPageRoutes } from "./routes/api-tokens";
 import { type DashboardDeps, dashboardRoutes } from "./routes/dashboard";
 import { type DomainPageDeps, domainPageRoutes } from "./routes/domains";
 import { helpPageRoutes } from "./routes/help";
+import { languageRoutes } from "./routes/language";
 import { notificationPageRoutes } from "./routes/notifications";
 import { type ProviderPageDeps, providerPageRoutes } from "./routes/providers";
 import { signInRoutes } from "./routes/sign-in";
@@ -83,6 +84,7 @@ export function uiRoutes(ctx: UiDeps) {
         if (responseValue instanceof Response) return errorPage(ctx, request, cookie, responseValue);
       })
       .use(signInRoutes(ctx))
+      .use(languageRoutes(ctx))
       .use(dashboardRoutes(ctx))
       .use(providerPageRoutes(ctx))
       .use(domainPageRoutes(ctx))

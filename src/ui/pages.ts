@@ -78,7 +78,7 @@ export async function currentUser(ctx: SessionCheck, request: Request, cookies: 
 }
 
 /** Where a plain form post goes back to: the page it was sent from, else `fallback`. */
-function backTo(request: Request, fallback: string): string {
+export function backTo(request: Request, fallback: string): string {
   const referer = request.headers.get("referer");
   if (referer === null) return fallback;
   try {

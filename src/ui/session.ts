@@ -4,7 +4,7 @@
 
 import type { Cookie } from "elysia";
 import type { Flash, Tone } from "../../views/components";
-import { pageFacts } from "../../views/page-facts";
+import { LANGUAGE_COOKIE, pageFacts } from "../../views/page-facts";
 import { HttpError, jsonResponse } from "../http/errors";
 import { type ProxyAuthDeps, proxiedUser } from "../http/proxy-auth";
 import {
@@ -16,11 +16,11 @@ import {
   verifyToken,
 } from "../http/tokens";
 import type { SignInThrottle } from "../security/throttle";
+import { pageLocaleOf } from "../util/locale";
 
 const SESSION_COOKIE = "ddnsd_session";
 const FLASH_COOKIE = "ddnsd_flash";
 
-export const SESSION_EXPIRED = "Your session has expired. Please sign in again.";
 const CROSS_SITE = "Cross-site request refused";
 
 export type Cookies = Record<string, Cookie<unknown>>;
@@ -118,8 +118,15 @@ function signInRequired(request: Request, expired: boolean): HttpError {
     : new HttpError(303, detail, undefined, { Location: location });
 }
 
-/** What telling the signed-in user uses: the session's token, or the sign-in proxy's header. */
-export type SessionCheck = TokenCheck & ProxyAuthDeps;
+/** What telling the signed-in user uses: the session's token, or the sign-in proxy's header; and the user's language. */
+export type SessionCheck = TokenCheck & ProxyAuthDeps & Pick<TokenDeps, "store">;
+
+/** The signed-in user's pages speak the language they chose (kept on their row), when they chose one. */
+function speakUsersLanguage(ctx: Pick<TokenDeps, "store">, username: string): string {
+  const chosen = pageLocaleOf(ctx.store.users.language(username));
+  if (chosen !== null) pageFacts().locale = chosen;
+  return username;
+}
 
 /**
  * The signed-in username — the sign-in proxy's user when a trusted proxy names one, else the
@@ -129,12 +136,12 @@ export async function requireSession(ctx: SessionCheck, request: Request, cookie
   const proxied = proxiedUser(ctx, request);
   if (proxied !== null) {
     pageFacts().signedInByProxy = true;
-    return proxied;
+    return speakUsersLanguage(ctx, proxied);
   }
   const token = cookies[SESSION_COOKIE]?.value;
   if (typeof token !== "string" || token === "") throw signInRequired(request, false);
   try {
-    return await authenticateToken(ctx, token);
+    return speakUsersLanguage(ctx, await authenticateToken(ctx, token));
   } catch (error) {
     const expired = error instanceof HttpError && error.detail === AUTH_MESSAGES.expired;
     throw signInRequired(request, expired);
@@ -183,6 +190,20 @@ const FLASH_TONES: readonly Tone[] = ["ok", "fail", "idle", "info", "warn"];
 /** Leaves a notice for the next page shown (after a redirect). */
 export function setFlash(ctx: CookieDeps, cookies: Cookies, text: string, tone: Tone = "ok"): void {
   cookies[FLASH_COOKIE]!.set({ value: `${tone}:${text}`, ...cookieAttributes(ctx, 60) });
+}
+
+/** A year: how long a browser keeps the language chosen in it. */
+const LANGUAGE_COOKIE_SECONDS = 365 * 86_400;
+
+/** Keeps the language chosen in this browser, for the pages shown before anyone signs in. */
+export function setLanguageCookie(ctx: CookieDeps, cookies: Cookies, request: Request, locale: string): void {
+  cookies[LANGUAGE_COOKIE]!.set({ value: locale, ...cookieAttributes(ctx, LANGUAGE_COOKIE_SECONDS, request) });
+}
+
+/** The language chosen in this browser (the cookie), or null. */
+export function cookieLanguage(cookies: Cookies): string | null {
+  const value = cookies[LANGUAGE_COOKIE]?.value;
+  return typeof value === "string" && value !== "" ? value : null;
 }
 
 /** The pending notice, if any, removed so it shows once. */

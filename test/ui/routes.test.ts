@@ -13,6 +13,9 @@ import { CF_TOKEN, createDomain, createProvider, expectErrorBody, insertHistory,
 import { ENCRYPTION_KEY, makeTestApp, SECRET_KEY, TEST_PASSWORD, type TestApp } from "../support";
 import { attributeValues, count, domainForm, elementCount, ORIGIN, page, signIn } from "./helpers";
 
+/** The scripts every page loads, and no others: client.js, local-time.js and htmx. */
+const LAYOUT_SCRIPTS = 3;
+
 let t: TestApp;
 let cookie: string;
 const ADMIN_PASSWORD_SETTING = "env-admin-password-never-shown-0123";
@@ -652,8 +655,8 @@ describe("plumbing", () => {
     const login = (await page(t, "/login")).text;
     expect(attributeValues(login, "link[rel=stylesheet]", "href")).toEqual([ASSETS.styles.url]);
     expect(attributeValues(login, "link[rel=icon]", "href")).toEqual([ASSETS.favicon.url]);
-    expect(attributeValues(login, "script", "src")).toEqual([ASSETS.client.url, ASSETS.htmx.url]);
-    expect(elementCount(login, "script")).toBe(2);
+    expect(attributeValues(login, "script", "src")).toEqual([ASSETS.client.url, ASSETS.localTime.url, ASSETS.htmx.url]);
+    expect(elementCount(login, "script")).toBe(LAYOUT_SCRIPTS);
   });
 
   test("pages are not cached, not framed, and scripts come only from the app", async () => {

@@ -7,6 +7,7 @@ import { Html } from "@elysiajs/html";
 import type { NotificationView } from "../../src/modules/notifications/service";
 import { NOTIFICATION_EVENTS } from "../../src/store/rows";
 import { ActionForm, Badge, DeleteForm, EnabledSwitch, TimeAgo } from "../components";
+import { msg } from "../i18n";
 import { EVENT_LABELS, NOTIFICATION_TEXT } from "./notification-fields";
 
 /** A test message's outcome: `ok` whether the service took it, `detail` its words. */
@@ -23,7 +24,7 @@ export function notificationRowId(id: number): string {
 }
 
 export function deleteNotificationQuestion(notification: Pick<NotificationView, "name">): string {
-  return `Delete the notification "${notification.name}"? Nothing more is sent through it.`;
+  return msg().notifications.deleteQuestion(notification.name);
 }
 
 /**
@@ -32,30 +33,16 @@ export function deleteNotificationQuestion(notification: Pick<NotificationView, 
  * stored reason, `<service>: <why>` (with `(HTTP <status>)` for an answer).
  */
 export function deliveryProblem(error: string): { said: string; next: string } {
+  const words = msg().notifications;
   const [, service = "", why = error] = /^([^:]{1,40}): (.*)$/s.exec(error) ?? [];
   const status = Number(/\(HTTP (\d{3})\)$/.exec(why)?.[1] ?? 0);
-  if (status === 0 && /^(request failed: |no answer within )/.test(why)) {
-    return {
-      said: `Could not reach ${service}: ${why}`,
-      next: "Check its address and this machine's connection, then send a test again.",
-    };
-  }
-  if (status >= 500)
-    return {
-      said: `Could not reach ${service}: its server answered with an error: ${why}`,
-      next: "It is tried again with the next message; send a test later.",
-    };
+  if (status === 0 && /^(request failed: |no answer within )/.test(why))
+    return { said: words.unreachable(service, why), next: words.unreachableNext };
+  if (status >= 500) return { said: words.serverError(service, why), next: words.serverErrorNext };
   if (status === 401 || status === 403)
-    return {
-      said: `${service} refused the credentials: ${why}`,
-      next: "Correct the token or URL with Edit, then send a test again.",
-    };
-  if (status >= 400)
-    return {
-      said: `${service} refused the message: ${why}`,
-      next: "Check the settings with Edit, then send a test again.",
-    };
-  return { said: error.replace(/[.!?]$/, ""), next: "Check the settings with Edit, then send a test again." };
+    return { said: words.credentialsRefused(service, why), next: words.credentialsNext };
+  if (status >= 400) return { said: words.messageRefused(service, why), next: words.checkSettingsNext };
+  return { said: error.replace(/[.!?]$/, ""), next: words.checkSettingsNext };
 }
 
 /** The outcome of "Send test", in the row; a failure says what to do. */
@@ -66,7 +53,9 @@ export function TestResult({ outcome }: { outcome: TestOutcome }) {
       class={["update-result", outcome.ok ? "update-result-ok" : "update-result-fail"]}
       role={outcome.ok ? "status" : "alert"}
     >
-      <Badge tone={outcome.ok ? "ok" : "fail"}>{outcome.ok ? "Test sent" : "Test failed"}</Badge>{" "}
+      <Badge tone={outcome.ok ? "ok" : "fail"}>
+        {outcome.ok ? msg().notifications.testSent : msg().notifications.testFailed}
+      </Badge>{" "}
       <span safe>{problem === null ? `${outcome.detail}.` : `${problem.said}. ${problem.next}`}</span>
     </p>
   );
@@ -74,10 +63,11 @@ export function TestResult({ outcome }: { outcome: TestOutcome }) {
 
 function Events({ notification }: { notification: NotificationView }) {
   // A heartbeat's events do not apply: it pings after every scheduled check.
-  if (NOTIFICATION_TEXT[notification.type].kind === "heartbeat") return <span>A ping after each scheduled check</span>;
+  const words = msg().notifications;
+  if (NOTIFICATION_TEXT[notification.type].kind === "heartbeat") return <span>{words.heartbeatEvents}</span>;
   const { events } = notification;
-  if (events.length === 0) return <span class="muted">none</span>;
-  if (events.length === NOTIFICATION_EVENTS.length) return <span>All events</span>;
+  if (events.length === 0) return <span class="muted">{msg().common.none}</span>;
+  if (events.length === NOTIFICATION_EVENTS.length) return <span>{words.allEvents}</span>;
   return (
     <ul class="plain-list small">
       {events.map((event) => (
@@ -100,32 +90,34 @@ export function NotificationRow({
   focusDelete?: boolean;
 }) {
   const id = notification.id;
+  const words = msg().notifications;
+  const common = msg().common;
   return (
     <tr id={notificationRowId(id)} class={notification.last_error !== null ? "row-failing" : undefined}>
-      <td data-label="Name" class="cell-name">
+      <td data-label={common.name} class="cell-name">
         <a href={`/notifications/${id}/edit`} safe>
           {notification.name}
         </a>
       </td>
-      <td data-label="Type">
+      <td data-label={common.type}>
         <Badge tone="idle">{NOTIFICATION_TEXT[notification.type].label}</Badge>
       </td>
-      <td data-label="Events">
+      <td data-label={words.events}>
         <Events notification={notification} />
       </td>
-      <td data-label="Enabled">
+      <td data-label={words.enabled}>
         <EnabledSwitch
           url={`/notifications/${id}/enabled`}
           enabled={notification.is_enabled}
-          label={`Notification ${notification.name}`}
+          label={words.switchLabel(notification.name)}
           target={`#${notificationRowId(id)}`}
           id={`notification-enabled-${id}`}
         />
       </td>
-      <td data-label="Last sent">
+      <td data-label={words.lastSent}>
         <TimeAgo at={notification.last_sent_at} now={now} />
       </td>
-      <td data-label="Last error" class="cell-message">
+      <td data-label={words.lastError} class="cell-message">
         {notification.last_error === null ? (
           <span class="muted">—</span>
         ) : (
@@ -139,23 +131,23 @@ export function NotificationRow({
               type="submit"
               id={`notification-test-${id}`}
               class="button button-small"
-              aria-label={`Send test: ${notification.name}`}
+              aria-label={words.sendTestName(notification.name)}
             >
-              Send test
+              {words.sendTest}
             </button>
           </ActionForm>
           <a
             class="button button-small button-quiet"
             href={`/notifications/${id}/edit`}
-            aria-label={`Edit ${notification.name}`}
+            aria-label={common.editName(notification.name)}
           >
-            Edit
+            {common.edit}
           </a>
           <DeleteForm
             url={`/notifications/${id}/delete`}
             list={NOTIFICATION_LIST_ID}
             question={deleteNotificationQuestion(notification)}
-            label={`Delete ${notification.name}`}
+            label={common.deleteName(notification.name)}
             id={`notification-delete-${id}`}
             autofocus={focusDelete}
           />

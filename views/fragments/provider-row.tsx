@@ -10,7 +10,7 @@ import type { ProviderStats } from "../../src/modules/metrics/service";
 import type { LastVerification, ProviderView } from "../../src/modules/providers/service";
 import type { HistoryFailureCause } from "../../src/store/rows";
 import { ActionForm, Badge, EnabledSwitch, failureExplained, sentence, TimeAgo, type Tone } from "../components";
-import { plural } from "../format";
+import { msg } from "../i18n";
 import { credentialLabel, serviceLabel } from "./credential-field";
 
 /** One of the provider's domains whose newest update failed, and why (detection failures are not the provider's: left out). */
@@ -73,24 +73,20 @@ function providerRowId(id: number): string {
 
 /** What deleting a provider takes with it, in the words of the confirmation. */
 export function deleteProviderQuestion(provider: Pick<ProviderView, "name" | "domain_count">): string {
-  const count = provider.domain_count;
-  const goes =
-    count === 0
-      ? "It has no domains."
-      : `${count === 1 ? "Its 1 domain and its" : `Its ${count} domains and their`} history will be deleted too (the DNS records at the provider stay).`;
-  return `Delete the provider "${provider.name}"? ${goes}`;
+  return msg().providers.deleteQuestion(provider.name, provider.domain_count);
 }
 
 /** `ok: null`: the service cannot check credentials without writing a record; `detail` says why. */
 function verifyBadge(ok: boolean | null, cause?: HistoryFailureCause | null): { tone: Tone; label: string } {
-  if (ok === true) return { tone: "ok", label: "Verified" };
+  const words = msg().providers;
+  if (ok === true) return { tone: "ok", label: words.verified };
   if (ok === false) {
-    if (cause === "unreachable") return { tone: "fail", label: "Could not reach" };
-    if (cause === "refused") return { tone: "fail", label: "Request refused" };
-    if (cause === "throttled") return { tone: "warn", label: "Slowed down" };
-    return { tone: "fail", label: "Credentials refused" };
+    if (cause === "unreachable") return { tone: "fail", label: words.couldNotReach };
+    if (cause === "refused") return { tone: "fail", label: words.requestRefused };
+    if (cause === "throttled") return { tone: "warn", label: words.slowedDown };
+    return { tone: "fail", label: words.credentialsRefused };
   }
-  return { tone: "info", label: "Not checkable" };
+  return { tone: "info", label: words.notCheckable };
 }
 
 /** Verify's answer in place: a badge for its outcome, and the outcome said plainly with what to do. */
@@ -145,6 +141,7 @@ function Health({
   problems: DomainProblem[];
   now: number;
 }) {
+  const words = msg().providers;
   const failed = stats?.failed_updates_24h ?? 0;
   const wide = problems.find((problem) => PROVIDER_WIDE.includes(problem.cause));
   const own = problems.filter((problem) => !PROVIDER_WIDE.includes(problem.cause));
@@ -157,19 +154,17 @@ function Health({
       ) : stats && stats.updates_24h > 0 ? (
         <div>
           {failed > 0 ? (
-            <Badge tone="idle">
-              {failed} of {plural(stats.updates_24h, "update")} failed
-            </Badge>
+            <Badge tone="idle">{words.updatesFailed(failed, stats.updates_24h)}</Badge>
           ) : (
-            <Badge tone="ok">{plural(stats.updates_24h, "update")}, all OK</Badge>
+            <Badge tone="ok">{words.updatesOk(stats.updates_24h)}</Badge>
           )}
         </div>
       ) : (
-        <div class="muted">no updates in 24 h</div>
+        <div class="muted">{words.noUpdates}</div>
       )}
       {own.length > 0 ? (
         <div class="domain-problems">
-          <Badge tone="warn">{own.length === 1 ? "1 domain refused" : `${own.length} domains refused`}</Badge>{" "}
+          <Badge tone="warn">{words.domainsRefused(own.length)}</Badge>{" "}
           {own.map((problem, i) => (
             <>
               {i > 0 ? ", " : ""}
@@ -190,9 +185,9 @@ function Health({
           </>
         ) : stats && stats.updates_24h > 0 && failed === 0 ? (
           // Its updates are the proof: "never verified" beside "6 updates, all OK" read as a doubt.
-          "credentials in use: its updates succeed"
+          words.inUse
         ) : (
-          "never verified"
+          words.neverVerified
         )}
       </div>
     </div>
@@ -237,6 +232,7 @@ export function ProviderRow({ provider, stats, verification, now, problems = [],
   // Red only for what is the provider's own: a failed check of its credentials, or a failure all its domains share.
   const failing = verification?.ok === false || problems.some((problem) => PROVIDER_WIDE.includes(problem.cause));
   const titleId = `${providerRowId(provider.id)}-name`;
+  const words = msg().providers;
   return (
     <li
       id={providerRowId(provider.id)}
@@ -253,26 +249,26 @@ export function ProviderRow({ provider, stats, verification, now, problems = [],
         <EnabledSwitch
           url={`/providers/${provider.id}/enabled`}
           enabled={provider.is_enabled}
-          label={`Provider ${provider.name}`}
+          label={words.switchLabel(provider.name)}
           target={`#${providerRowId(provider.id)}`}
           id={`provider-enabled-${provider.id}`}
         />
       </div>
       <dl class="facts provider-facts">
         <div>
-          <dt>Domains</dt>
+          <dt>{words.domains}</dt>
           <dd>
-            <a href={`/domains?provider=${provider.id}`}>{plural(provider.domain_count, "domain")}</a>
+            <a href={`/domains?provider=${provider.id}`}>{msg().common.domainCount(provider.domain_count)}</a>
           </dd>
         </div>
         <div>
-          <dt>Credentials</dt>
+          <dt>{words.credentials}</dt>
           <dd>
             <MaskedCredentials provider={provider} />
           </dd>
         </div>
         <div>
-          <dt>Health</dt>
+          <dt>{words.health}</dt>
           <dd>
             <Health provider={provider} stats={stats} verification={verification} problems={problems} now={now} />
           </dd>
@@ -290,21 +286,25 @@ export function ProviderRow({ provider, stats, verification, now, problems = [],
               type="submit"
               id={`verify-button-${provider.id}`}
               class="button button-small"
-              aria-label={`Verify ${provider.name}`}
+              aria-label={words.verifyName(provider.name)}
             >
-              Verify
+              {words.verify}
             </button>
           </ActionForm>
           <a
             class="button button-small button-quiet"
             href={`/providers/${provider.id}/edit`}
-            aria-label={`Edit ${provider.name}`}
+            aria-label={msg().common.editName(provider.name)}
           >
-            Edit
+            {msg().common.edit}
           </a>
           <form method="post" action={`/providers/${provider.id}/delete`} hx-confirm={deleteProviderQuestion(provider)}>
-            <button type="submit" class="button button-small button-danger" aria-label={`Delete ${provider.name}`}>
-              Delete
+            <button
+              type="submit"
+              class="button button-small button-danger"
+              aria-label={msg().common.deleteName(provider.name)}
+            >
+              {msg().common.delete}
             </button>
           </form>
         </div>

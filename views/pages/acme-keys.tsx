@@ -15,6 +15,7 @@ import {
   fieldId,
   TimeAgo,
 } from "../components";
+import { msg } from "../i18n";
 import { Layout, PageHeader } from "../layout";
 
 export interface AcmeKeyFormValues {
@@ -37,20 +38,21 @@ export interface AcmeKeysPageProps {
 }
 
 function CreatedKey({ created }: { created: AcmeKeyView }) {
+  const words = msg().acmeKeys;
   return (
     <section class="card key-created" aria-labelledby="created-title">
       <h2 id="created-title" class="card-title" safe>
-        {`Certificate key “${created.name}” created`}
+        {words.created(created.name)}
       </h2>
       <p>
-        <strong>Copy it now: the password is shown only this once.</strong> ddnsd keeps only a hash of it.
+        <strong>{words.copyNow}</strong> {words.keptHashed}
       </p>
       <div class="field">
-        <label for="new-acme-username">Username (acme-dns X-Api-User, httpreq username)</label>
+        <label for="new-acme-username">{words.username}</label>
         <input type="text" id="new-acme-username" class="mono" value={created.username} readonly />
       </div>
       <div class="field">
-        <label for="new-acme-password">Password (acme-dns X-Api-Key, httpreq password)</label>
+        <label for="new-acme-password">{words.password}</label>
         <input
           type="text"
           id="new-acme-password"
@@ -61,65 +63,60 @@ function CreatedKey({ created }: { created: AcmeKeyView }) {
         />
       </div>
       <div class="field">
-        <label for="new-acme-account">
-          acme-dns accounts (the file lego, Traefik, certbot and Home Assistant keep)
-        </label>
+        <label for="new-acme-account">{words.accounts}</label>
         <textarea id="new-acme-account" class="mono" rows="8" readonly safe>
           {JSON.stringify(created.acme_dns_accounts ?? {}, null, 2)}
         </textarea>
       </div>
-      <p>
-        Setup for each client: <a href="/help/certificates">Certificates for the home</a>.
-      </p>
+      <p>{words.setup((text) => `<a href="/help/certificates">${text}</a>`)}</p>
     </section>
   );
 }
 
 export function AcmeKeysPage({ user, flash, now, keys, domains, values, errors, created }: AcmeKeysPageProps) {
   const chosen = new Set(values.domain_ids);
+  const words = msg().acmeKeys;
+  const common = msg().common;
   return (
-    <Layout title="Certificate keys" user={user} section="acme-keys" flash={flash}>
-      <PageHeader title="Certificate keys" />
-      <p class="lead muted">
-        Keys a certificate client (Traefik, certbot, acme.sh, Caddy, Home Assistant) uses to prove your names to Let's
-        Encrypt through ddnsd, without your DNS account's credentials.
-      </p>
+    <Layout title={words.title} user={user} section="acme-keys" flash={flash}>
+      <PageHeader title={words.title} />
+      <p class="lead muted">{words.lead}</p>
       {created ? <CreatedKey created={created} /> : ""}
       <section class="card" aria-labelledby="acme-key-list-title">
         <h2 id="acme-key-list-title" class="card-title">
-          Your certificate keys
+          {words.yours}
         </h2>
         {keys.length === 0 ? (
-          <p class="empty">No certificate keys yet.</p>
+          <p class="empty">{words.empty}</p>
         ) : (
           <div class="table-wrap">
             <table class="table responsive">
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Names</th>
-                  <th scope="col">Username</th>
-                  <th scope="col">Last used</th>
+                  <th scope="col">{common.name}</th>
+                  <th scope="col">{words.names}</th>
+                  <th scope="col">{words.usernameColumn}</th>
+                  <th scope="col">{words.lastUsed}</th>
                   <th scope="col">
-                    <span class="visually-hidden">Actions</span>
+                    <span class="visually-hidden">{common.actions}</span>
                   </th>
                 </tr>
               </thead>
               <tbody>
                 {keys.map((key) => (
                   <tr id={`acme-key-${key.id}`}>
-                    <td data-label="Name" class="cell-name" safe>
+                    <td data-label={common.name} class="cell-name" safe>
                       {key.name}
                     </td>
-                    <td data-label="Names" safe>
+                    <td data-label={words.names} safe>
                       {key.hostnames.join(", ")}
                     </td>
-                    <td data-label="Username">
+                    <td data-label={words.usernameColumn}>
                       <code safe>{key.username}</code>
                     </td>
-                    <td data-label="Last used">
+                    <td data-label={words.lastUsed}>
                       {key.last_used_at === null ? (
-                        <span class="muted">never</span>
+                        <span class="muted">{common.never}</span>
                       ) : (
                         <TimeAgo at={key.last_used_at} now={now} />
                       )}
@@ -127,12 +124,8 @@ export function AcmeKeysPage({ user, flash, now, keys, domains, values, errors, 
                     <td class="cell-actions">
                       <form method="post" action={`/acme-keys/${key.id}/delete`}>
                         <input type="hidden" name="confirm" value="yes" />
-                        <button
-                          type="submit"
-                          class="button button-danger"
-                          aria-label={`Delete certificate key ${key.name}`}
-                        >
-                          Delete
+                        <button type="submit" class="button button-danger" aria-label={words.deleteName(key.name)}>
+                          {common.delete}
                         </button>
                       </form>
                     </td>
@@ -145,15 +138,15 @@ export function AcmeKeysPage({ user, flash, now, keys, domains, values, errors, 
       </section>
       <section class="card" aria-labelledby="acme-key-create-title">
         <h2 id="acme-key-create-title" class="card-title">
-          Create a certificate key
+          {words.create}
         </h2>
         <form method="post" action="/acme-keys" novalidate>
           <FormProblem errors={errors} />
-          <Field name="name" label="Name" errors={errors}>
+          <Field name="name" label={common.name} errors={errors}>
             <input type="text" {...controlAttrs("name", errors)} value={values.name} maxlength="100" required />
           </Field>
           <fieldset class={["field", errors.fields.domain_ids !== undefined && "has-error"]} id={fieldId("domain_ids")}>
-            <legend>The names it may prove (their wildcard certificates too)</legend>
+            <legend>{words.mayProve}</legend>
             <ul class="plain-list">
               {domains.map((domain) => (
                 <li>
@@ -165,7 +158,7 @@ export function AcmeKeysPage({ user, flash, now, keys, domains, values, errors, 
                     checked={chosen.has(String(domain.id))}
                   />
                   <label for={`acme-domain-${domain.id}`} safe>
-                    {`${domain.domain_name} (${domain.record_type}) at ${domain.provider_name}`}
+                    {common.domainAt(domain.domain_name, domain.record_type, domain.provider_name)}
                   </label>
                 </li>
               ))}
@@ -174,7 +167,7 @@ export function AcmeKeysPage({ user, flash, now, keys, domains, values, errors, 
           </fieldset>
           <div class="form-actions">
             <button type="submit" class="button button-primary">
-              Create key
+              {words.createKey}
             </button>
           </div>
         </form>

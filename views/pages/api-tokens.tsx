@@ -19,6 +19,7 @@ import {
   ListHeading,
   TimeAgo,
 } from "../components";
+import { msg } from "../i18n";
 import { Layout, PageHeader } from "../layout";
 
 export interface ApiTokenFormValues {
@@ -53,45 +54,50 @@ export const NO_TOKEN_VALUES: ApiTokenFormValues = {
   expires_on: "",
 };
 
-const SCOPES: { value: ApiTokenFormValues["scope"]; label: string }[] = [
-  { value: "read", label: "Read: every GET of the API, and /metrics (dashboards, Prometheus)" },
-  { value: "update", label: "Update: read and force an update of the domains below only (Home Assistant)" },
-  { value: "admin", label: "Admin: everything a signed-in admin can, except managing API tokens" },
+/** The scopes, each with its words: the short name the list shows and the form's sentence. */
+const SCOPES: {
+  value: ApiTokenFormValues["scope"];
+  name: "read" | "update" | "admin";
+  label: "scopeRead" | "scopeUpdate" | "scopeAdmin";
+}[] = [
+  { value: "read", name: "read", label: "scopeRead" },
+  { value: "update", name: "update", label: "scopeUpdate" },
+  { value: "admin", name: "admin", label: "scopeAdmin" },
 ];
 
 export function revokeTokenQuestion(token: Pick<ApiTokenView, "name">): string {
-  return `Revoke the API token "${token.name}"? Whatever still uses it is refused from its next request.`;
+  return msg().apiTokens.revokeQuestion(token.name);
 }
 
 function domainLabel(domain: DomainChoice): string {
-  return `${domain.domain_name} (${domain.record_type}) at ${domain.provider_name}`;
+  return msg().common.domainAt(domain.domain_name, domain.record_type, domain.provider_name);
 }
 
 function Reach({ token, domains }: { token: ApiTokenView; domains: DomainChoice[] }) {
-  if (token.scope !== "update") return <span>Everything</span>;
-  if (token.domain_ids === null) return <span>All domains</span>;
+  if (token.scope !== "update") return <span>{msg().apiTokens.everything}</span>;
+  if (token.domain_ids === null) return <span>{msg().common.allDomains}</span>;
   return (
     <ul class="plain-list">
       {token.domain_ids.map((id) => {
         const domain = domains.find((d) => d.id === id);
-        return domain ? <li safe>{domainLabel(domain)}</li> : <li class="muted">a deleted domain</li>;
+        return domain ? <li safe>{domainLabel(domain)}</li> : <li class="muted">{msg().common.deletedDomain}</li>;
       })}
     </ul>
   );
 }
 
 function CreatedToken({ created }: { created: ApiTokenView }) {
+  const words = msg().apiTokens;
   return (
     <section class="card key-created" aria-labelledby="created-title">
       <h2 id="created-title" class="card-title" safe>
-        {`API token “${created.name}” created`}
+        {words.created(created.name)}
       </h2>
       <p>
-        <strong>Copy it now: it is shown only this once.</strong> ddnsd keeps only a hash of it; if it is lost, revoke
-        it and make another. Send it as <code>Authorization: Bearer ddnsd_…</code>.
+        <strong>{msg().common.copyNow}</strong> {words.keptHashed("<code>Authorization: Bearer ddnsd_…</code>")}
       </p>
       <div class="field">
-        <label for="new-token">The token</label>
+        <label for="new-token">{words.theToken}</label>
         <div class="inline-control">
           <input
             type="text"
@@ -103,7 +109,7 @@ function CreatedToken({ created }: { created: ApiTokenView }) {
             spellcheck="false"
           />
           <button type="button" class="button" data-copy="new-token" hidden>
-            Copy token
+            {words.copyToken}
           </button>
         </div>
       </div>
@@ -113,14 +119,16 @@ function CreatedToken({ created }: { created: ApiTokenView }) {
 
 function CreateForm({ domains, values, errors }: Pick<ApiTokensPageProps, "domains" | "values" | "errors">) {
   const chosen = new Set(values.domain_ids);
+  const words = msg().apiTokens;
+  const common = msg().common;
   return (
     <section class="card form-card" aria-labelledby="create-title">
       <h2 id="create-title" class="card-title">
-        Make an API token
+        {words.make}
       </h2>
       <FormProblem errors={errors} />
       <form method="post" action="/api-tokens" class="stack" id="api-token-form">
-        <Field name="name" label="Name" errors={errors} help="What the token is for, e.g. Home Assistant.">
+        <Field name="name" label={common.name} errors={errors} help={words.nameHelp}>
           <input
             type="text"
             value={values.name}
@@ -131,7 +139,7 @@ function CreateForm({ domains, values, errors }: Pick<ApiTokensPageProps, "domai
           />
         </Field>
         <fieldset class={["field", "choices", errors.fields.scope !== undefined && "has-error"]} id={fieldId("scope")}>
-          <legend>What it may do</legend>
+          <legend>{words.mayDo}</legend>
           {SCOPES.map((scope) => (
             <div class="field-check">
               <input
@@ -141,7 +149,7 @@ function CreateForm({ domains, values, errors }: Pick<ApiTokensPageProps, "domai
                 value={scope.value}
                 checked={values.scope === scope.value}
               />
-              <label for={`scope-${scope.value}`}>{scope.label}</label>
+              <label for={`scope-${scope.value}`}>{words[scope.label]}</label>
             </div>
           ))}
           <FieldError name="scope" errors={errors} />
@@ -150,10 +158,10 @@ function CreateForm({ domains, values, errors }: Pick<ApiTokensPageProps, "domai
           class={["field", "choices", errors.fields.domain_ids !== undefined && "has-error"]}
           id={fieldId("domain_ids")}
         >
-          <legend>Domains an update token reaches</legend>
+          <legend>{words.reaches}</legend>
           <div class="field-check">
             <input type="radio" id="domains-all" name="domains" value="all" checked={values.domains === "all"} />
-            <label for="domains-all">All domains, including ones added later</label>
+            <label for="domains-all">{common.allLater}</label>
           </div>
           <div class="field-check">
             <input
@@ -163,10 +171,10 @@ function CreateForm({ domains, values, errors }: Pick<ApiTokensPageProps, "domai
               value="chosen"
               checked={values.domains === "chosen"}
             />
-            <label for="domains-chosen">Only these:</label>
+            <label for="domains-chosen">{common.onlyThese}</label>
           </div>
           {domains.length === 0 ? (
-            <p class="help">No domains yet.</p>
+            <p class="help">{common.noDomains}</p>
           ) : (
             <ul class="plain-list choice-list">
               {domains.map((domain) => (
@@ -187,17 +195,12 @@ function CreateForm({ domains, values, errors }: Pick<ApiTokensPageProps, "domai
           )}
           <FieldError name="domain_ids" errors={errors} />
         </fieldset>
-        <Field
-          name="expires_at"
-          label="Expires on (optional)"
-          errors={errors}
-          help="The day (UTC) it stops working; empty: never."
-        >
+        <Field name="expires_at" label={words.expiresOn} errors={errors} help={words.expiresHelp}>
           <input type="date" value={values.expires_on} {...controlAttrs("expires_at", errors, true)} />
         </Field>
         <div class="form-actions">
           <button type="submit" class="button button-primary">
-            Make token
+            {words.makeToken}
           </button>
         </div>
       </form>
@@ -213,50 +216,52 @@ export function TokenList({
   now,
   deletion,
 }: Pick<ApiTokensPageProps, "tokens" | "domains" | "now"> & { deletion?: ListDeletion | null }) {
+  const words = msg().apiTokens;
+  const common = msg().common;
   return (
     <section id={TOKEN_LIST_ID} class="card" aria-labelledby="api-token-list-title">
-      <ListHeading id="api-token-list-title" text="Your API tokens" deletion={deletion} />
+      <ListHeading id="api-token-list-title" text={words.yours} deletion={deletion} />
       {tokens.length === 0 ? (
-        <p class="empty">No API tokens yet. Make one below for each script or home automation.</p>
+        <p class="empty">{words.empty}</p>
       ) : (
         <div class="table-wrap">
           <table class="table responsive">
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Scope</th>
-                <th scope="col">Reaches</th>
-                <th scope="col">Token</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Last used</th>
+                <th scope="col">{common.name}</th>
+                <th scope="col">{words.scope}</th>
+                <th scope="col">{words.reachesColumn}</th>
+                <th scope="col">{words.token}</th>
+                <th scope="col">{words.expires}</th>
+                <th scope="col">{words.lastUsed}</th>
                 <th scope="col">
-                  <span class="visually-hidden">Actions</span>
+                  <span class="visually-hidden">{common.actions}</span>
                 </th>
               </tr>
             </thead>
             <tbody>
               {tokens.map((token) => (
                 <tr id={`api-token-${token.id}`}>
-                  <td data-label="Name" class="cell-name" safe>
+                  <td data-label={common.name} class="cell-name" safe>
                     {token.name}
                   </td>
-                  <td data-label="Scope">{token.scope}</td>
-                  <td data-label="Reaches">
+                  <td data-label={words.scope}>{words[token.scope]}</td>
+                  <td data-label={words.reachesColumn}>
                     <Reach token={token} domains={domains} />
                   </td>
-                  <td data-label="Token">
+                  <td data-label={words.token}>
                     <code safe>{token.token}</code>
                   </td>
-                  <td data-label="Expires">
+                  <td data-label={words.expires}>
                     {token.expires_at === null ? (
-                      <span class="muted">never</span>
+                      <span class="muted">{common.never}</span>
                     ) : (
                       <span safe>{token.expires_at}</span>
                     )}
                   </td>
-                  <td data-label="Last used">
+                  <td data-label={words.lastUsed}>
                     {token.last_used_at === null ? (
-                      <span class="muted">never</span>
+                      <span class="muted">{common.never}</span>
                     ) : (
                       <TimeAgo at={token.last_used_at} now={now} />
                     )}
@@ -267,7 +272,7 @@ export function TokenList({
                         url={`/api-tokens/${token.id}/delete`}
                         list={TOKEN_LIST_ID}
                         question={revokeTokenQuestion(token)}
-                        label={`Revoke API token ${token.name}`}
+                        label={words.revokeName(token.name)}
                         id={`api-token-delete-${token.id}`}
                         autofocus={deletion?.focusId === token.id}
                       />
@@ -284,13 +289,11 @@ export function TokenList({
 }
 
 export function ApiTokensPage({ user, flash, now, tokens, domains, values, errors, created }: ApiTokensPageProps) {
+  const words = msg().apiTokens;
   return (
-    <Layout title="API tokens" user={user} section="api-tokens" flash={flash}>
-      <PageHeader title="API tokens" />
-      <p class="lead muted">
-        Tokens for scripts, Home Assistant and dashboards: no password to store, nothing that runs out every week.
-        Recipes: <a href="/help/operations#automation-recipes">Automation recipes</a>.
-      </p>
+    <Layout title={words.title} user={user} section="api-tokens" flash={flash}>
+      <PageHeader title={words.title} />
+      <p class="lead muted">{words.lead((text) => `<a href="/help/operations#automation-recipes">${text}</a>`)}</p>
       {created ? <CreatedToken created={created} /> : ""}
       <TokenList tokens={tokens} domains={domains} now={now} />
       <CreateForm domains={domains} values={values} errors={errors} />

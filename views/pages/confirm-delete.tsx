@@ -3,6 +3,7 @@
 // routes send the visitor here.
 
 import { Html } from "@elysiajs/html";
+import { msg } from "../i18n";
 import { Layout, PageHeader, type Section } from "../layout";
 
 export interface ConfirmDeletePageProps {
@@ -23,10 +24,10 @@ export function ConfirmDeletePage({ user, section, title, question, action, canc
         <form method="post" action={action} class="form-actions">
           <input type="hidden" name="confirm" value="yes" />
           <button type="submit" class="button button-danger" autofocus>
-            Delete
+            {msg().common.delete}
           </button>
           <a class="button button-quiet" href={cancel}>
-            Cancel
+            {msg().common.cancel}
           </a>
         </form>
       </section>

@@ -21,6 +21,7 @@ import {
 import { plural } from "../format";
 import { type BoxProblems, BoxProblemsBanner } from "../fragments/box-problems";
 import { DOMAIN_FILTERS_ID, DOMAIN_LIST_ID, DOMAIN_PAGE_FIELD_ID, DomainRow } from "../fragments/domain-row";
+import { msg } from "../i18n";
 import { Layout, PageHeader } from "../layout";
 
 export interface DomainFilters {
@@ -84,11 +85,12 @@ function shownRange(props: DomainsPageProps): string {
 export function DomainsPage(props: DomainsPageProps) {
   const { filters } = props;
   const filtered = filters.q !== "" || filters.provider !== "" || filters.status !== "";
+  const words = msg().domains;
   return (
-    <Layout title="Domains" user={props.user} section="domains" flash={props.flash}>
-      <PageHeader title="Domains">
+    <Layout title={words.title} user={props.user} section="domains" flash={props.flash}>
+      <PageHeader title={words.title}>
         <a class="button button-primary" href="/domains/new">
-          Add domain
+          {words.add}
         </a>
       </PageHeader>
       <form
@@ -97,7 +99,7 @@ export function DomainsPage(props: DomainsPageProps) {
         action="/domains"
         class="filters"
         role="search"
-        aria-label="Filter domains"
+        aria-label={words.filterLabel}
         hx-get="/domains"
         hx-trigger="change, input changed delay:400ms from:#filter-q"
         hx-sync="this:replace"
@@ -107,22 +109,22 @@ export function DomainsPage(props: DomainsPageProps) {
         hx-push-url="true"
       >
         <div class="field field-inline">
-          <label for="filter-q">Search</label>
+          <label for="filter-q">{words.search}</label>
           <input
             type="search"
             id="filter-q"
             name="q"
             value={filters.q}
             autocomplete="off"
-            placeholder="name or provider"
+            placeholder={words.searchPlaceholder}
           />
         </div>
         <div class="field field-inline">
-          <label for="filter-provider">Provider</label>
+          <label for="filter-provider">{words.provider}</label>
           <select id="filter-provider" name="provider">
             <Options
               options={[
-                { value: "", label: "All providers" },
+                { value: "", label: words.allProviders },
                 ...props.providers.map((p) => ({ value: String(p.id), label: p.name })),
               ]}
               selected={filters.provider}
@@ -130,46 +132,39 @@ export function DomainsPage(props: DomainsPageProps) {
           </select>
         </div>
         <div class="field field-inline">
-          <label for="filter-status">Status</label>
+          <label for="filter-status">{words.status}</label>
           <select id="filter-status" name="status">
             <Options
-              options={[{ value: "", label: "Any status" }, ...DOMAIN_STATUS_FILTERS]}
+              options={[{ value: "", label: words.anyStatus }, ...DOMAIN_STATUS_FILTERS]}
               selected={filters.status}
             />
           </select>
         </div>
         <div class="field field-inline">
-          <label for="filter-sort">Sort by</label>
+          <label for="filter-sort">{words.sortBy}</label>
           <select id="filter-sort" name="sort">
             <Options options={DOMAIN_SORTS} selected={filters.sort} />
           </select>
         </div>
         <button type="submit" class="button button-quiet no-js-only">
-          Filter
+          {words.filter}
         </button>
       </form>
       <LiveRegion id={DOMAIN_LIST_ID} url={listUrl(filters)} now={props.now}>
         {props.box ? <BoxProblemsBanner box={props.box} now={props.now} /> : ""}
         <section class="card" aria-labelledby="domain-list-title">
-          <ListHeading id="domain-list-title" text="Your domains" deletion={props.deletion} />
+          <ListHeading id="domain-list-title" text={words.yours} deletion={props.deletion} />
           {props.domains.length === 0 ? (
             <p class="empty">
-              {props.total === 0 ? (
-                <>
-                  No domains yet. <a href="/domains/new">Add the first one</a>.
-                </>
-              ) : (
-                <>
-                  No domain matches these filters. <a href="/domains">Show all {plural(props.total, "domain")}</a>.
-                </>
-              )}
+              {props.total === 0
+                ? words.empty((text) => `<a href="/domains/new">${text}</a>`)
+                : words.noMatch((text) => `<a href="/domains">${text}</a>`, props.total)}
             </p>
           ) : (
             <>
               {filtered || props.matching > props.domains.length ? (
                 <p class="muted small">
-                  Showing {shownRange(props)} of {plural(props.total, "domain")}
-                  {filtered ? ` (${props.matching} matching)` : ""}.
+                  {words.showing(shownRange(props), props.total, filtered ? props.matching : null)}
                 </p>
               ) : (
                 ""
@@ -179,14 +174,14 @@ export function DomainsPage(props: DomainsPageProps) {
                 <table class="table responsive domain-table">
                   <thead>
                     <tr>
-                      <th scope="col">Domain</th>
-                      <th scope="col">Provider</th>
-                      <th scope="col">IP address</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Schedule</th>
-                      <th scope="col">Enabled</th>
+                      <th scope="col">{words.domain}</th>
+                      <th scope="col">{words.provider}</th>
+                      <th scope="col">{words.ipAddress}</th>
+                      <th scope="col">{words.status}</th>
+                      <th scope="col">{words.schedule}</th>
+                      <th scope="col">{words.enabled}</th>
                       <th scope="col">
-                        <span class="visually-hidden">Actions</span>
+                        <span class="visually-hidden">{msg().common.actions}</span>
                       </th>
                     </tr>
                   </thead>
@@ -207,12 +202,12 @@ export function DomainsPage(props: DomainsPageProps) {
                 </table>
               </div>
               <Pager
-                label="Domain list pages"
+                label={words.pages}
                 page={filters.page}
                 pages={Math.ceil(props.matching / DOMAIN_PAGE_SIZE)}
                 href={(page) => listUrl({ ...filters, page })}
-                previous="← Previous"
-                next="Next →"
+                previous={words.previous}
+                next={words.next}
               />
             </>
           )}

@@ -3,6 +3,7 @@
 
 import { Html } from "@elysiajs/html";
 import { Notice } from "../components";
+import { msg } from "../i18n";
 import { Layout, PageHeader } from "../layout";
 
 export interface ErrorPageProps {
@@ -21,42 +22,21 @@ interface Explanation {
 }
 
 function explain(status: number): Explanation {
-  if (status === 404) {
-    return {
-      title: "Not found",
-      advice: "It may have been deleted, perhaps in another tab, or the address is mistyped.",
-    };
-  }
-  if (status === 403) {
-    return {
-      title: "Refused",
-      advice: "The form was not sent from ddnsd's own pages. Open the page again and send it from there.",
-    };
-  }
-  if (status === 409)
-    return {
-      title: "Not possible right now",
-      advice: "Something changed meanwhile. Open the page again to see the current state.",
-    };
-  if (status === 413) return { title: "Too much data", advice: "Send less at once and try again." };
-  if (status === 429) return { title: "Too many attempts", advice: "Wait the time given above, then try again." };
-  if (status === 422 || status === 400)
-    return { title: "That request was not understood", advice: "Go back, check what you entered and try again." };
-  if (status === 507)
-    return {
-      title: "The data disk is full",
-      advice: "Free some space on the disk that holds ddnsd's data; nothing stored is lost.",
-    };
-  return {
-    title: "Something went wrong",
-    advice: "Try again in a moment. If it keeps happening, look in ddnsd's log for the request id above.",
-  };
+  const words = msg().error;
+  if (status === 404) return { title: words.notFound, advice: words.notFoundAdvice };
+  if (status === 403) return { title: words.refused, advice: words.refusedAdvice };
+  if (status === 409) return { title: words.conflict, advice: words.conflictAdvice };
+  if (status === 413) return { title: words.tooLarge, advice: words.tooLargeAdvice };
+  if (status === 429) return { title: words.tooMany, advice: words.tooManyAdvice };
+  if (status === 422 || status === 400) return { title: words.invalid, advice: words.invalidAdvice };
+  if (status === 507) return { title: words.diskFull, advice: words.diskFullAdvice };
+  return { title: words.failed, advice: words.failedAdvice };
 }
 
 /** The list a failed path belongs to (`/domains/7/history` → the domain list). */
 function listOf(path: string): { href: string; label: string } | null {
-  if (path.startsWith("/domains")) return { href: "/domains", label: "All domains" };
-  if (path.startsWith("/providers")) return { href: "/providers", label: "All providers" };
+  if (path.startsWith("/domains")) return { href: "/domains", label: msg().error.allDomains };
+  if (path.startsWith("/providers")) return { href: "/providers", label: msg().error.allProviders };
   return null;
 }
 
@@ -65,9 +45,7 @@ function listOf(path: string): { href: string; label: string } | null {
  * number is not one (`/domains/abc/edit`) is an address that names nothing.
  */
 function pageWords(detail: string): string {
-  return /^\w*id: must be a positive integer$/.test(detail)
-    ? "This address names nothing: the number in it is not one ddnsd gives."
-    : detail;
+  return /^\w*id: must be a positive integer$/.test(detail) ? msg().error.badId : detail;
 }
 
 export function ErrorPage({ user, status, detail: apiDetail, path }: ErrorPageProps) {
@@ -79,10 +57,21 @@ export function ErrorPage({ user, status, detail: apiDetail, path }: ErrorPagePr
       <PageHeader title={title} />
       <section class="card error-card">
         <Notice tone="fail">
-          <span safe>{detail || title}</span>
+          {detail === "" ? (
+            <span safe>{title}</span>
+          ) : (
+            // The API's sentence (English, as the API fixes it) unless the page has its own words for it.
+            <span
+              lang={detail === apiDetail ? "en" : undefined}
+              data-api-words={detail === apiDetail ? "" : undefined}
+              safe
+            >
+              {detail}
+            </span>
+          )}
         </Notice>
         <p>{advice}</p>
-        <p class="muted small">Error {status}</p>
+        <p class="muted small">{msg().error.status(status)}</p>
         <div class="actions">
           {list ? (
             <a class="button button-primary" href={list.href}>
@@ -92,7 +81,7 @@ export function ErrorPage({ user, status, detail: apiDetail, path }: ErrorPagePr
             ""
           )}
           <a class={["button", !list && "button-primary"]} href={user ? "/" : "/login"}>
-            {user ? "Dashboard" : "Sign in"}
+            {user ? msg().error.dashboard : msg().error.signIn}
           </a>
         </div>
       </section>

@@ -9,15 +9,17 @@ import {
   DomainStatus,
   failureExplained,
   Ip,
+  LocalTime,
   Pager,
   TimeAgo,
   UPDATABLE,
   type UpdateConditions,
 } from "../components";
-import { duration, fullTime, millis, plural, shortTime } from "../format";
+import { duration, millis } from "../format";
 import { serviceLabel } from "../fragments/credential-field";
 import { attemptResult, NextRun, ScheduleWords, updateSentence } from "../fragments/domain-row";
 import { PropagationMark } from "../fragments/propagation-mark";
+import { msg } from "../i18n";
 import { Layout, PageHeader } from "../layout";
 
 /** A history row with its failure's cause (kept for the pages; the API's answer has none). */
@@ -38,17 +40,9 @@ export interface HistoryPageProps {
   total: number;
 }
 
-/** What started an update, in words: a router pushing its address is not the schedule. */
-const TRIGGER_LABELS: Record<HistoryView["trigger"], string> = {
-  manual: "Manual",
-  schedule: "Schedule",
-  push: "Router push",
-  repair: "Repair (changed outside ddnsd)",
-  refresh: "Refresh (kept alive)",
-};
-
 function Timeline({ periods, now }: { periods: IpPeriod[]; now: number }) {
-  if (periods.length === 0) return <p class="empty">No address written yet.</p>;
+  const words = msg().history;
+  if (periods.length === 0) return <p class="empty">{words.noAddress}</p>;
   return (
     <ol class="timeline">
       {periods.map((period) => {
@@ -60,13 +54,18 @@ function Timeline({ periods, now }: { periods: IpPeriod[]; now: number }) {
               <Ip ip={period.ip} />
             </span>
             <span class="timeline-when">
-              <time datetime={period.from} title={fullTime(from)}>
-                {shortTime(from, now)}
-              </time>
-              {period.until === null ? " → now" : ` → ${shortTime(until, now)}`}
+              <LocalTime at={from} />
+              {period.until === null ? (
+                words.untilNow
+              ) : (
+                <>
+                  {" "}
+                  → <LocalTime at={until} />
+                </>
+              )}
               <span class="muted"> · {duration((until - from) / 1000)}</span>
             </span>
-            {period.until === null ? <Badge tone="ok">current</Badge> : ""}
+            {period.until === null ? <Badge tone="ok">{words.current}</Badge> : ""}
           </li>
         );
       })}
@@ -80,19 +79,20 @@ function Timeline({ periods, now }: { periods: IpPeriod[]; now: number }) {
  */
 function historySentence(
   row: Pick<HistoryRowView, "status" | "ip_address" | "previous_ip" | "message" | "failure_cause">,
-  providerName = "the provider",
+  providerName = msg().history.theProvider,
   serviceLabel?: string,
 ): string {
+  const words = msg().history;
   if (row.status === "FAILED") {
     if (row.failure_cause !== null)
-      return `Failed: ${failureExplained(row.failure_cause, providerName, row.message, serviceLabel).said}.`;
+      return words.failed(failureExplained(row.failure_cause, providerName, row.message, serviceLabel).said);
     // A row from before causes were kept.
-    if (row.ip_address === null) return "Failed: the public address could not be detected, or the update was refused.";
-    return "Failed: the provider did not accept the update.";
+    if (row.ip_address === null) return words.failedOld;
+    return words.failedRefused;
   }
-  if (row.previous_ip !== null && row.previous_ip !== row.ip_address) return `Changed to ${row.ip_address}.`;
-  if (row.previous_ip === null) return `Set to ${row.ip_address}.`;
-  return "Already up to date.";
+  if (row.previous_ip !== null && row.previous_ip !== row.ip_address) return words.changedTo(String(row.ip_address));
+  if (row.previous_ip === null) return words.setTo(String(row.ip_address));
+  return words.upToDate;
 }
 
 export function HistoryPage(props: HistoryPageProps) {
@@ -101,38 +101,42 @@ export function HistoryPage(props: HistoryPageProps) {
   // A failure's cause in the service's words and the next step, as the domain's row says it.
   const attempt = attemptResult(domain, conditions, now);
   const failure = attempt !== null && !attempt.ok ? attempt : null;
+  const words = msg().history;
   return (
-    <Layout title={`History of ${domain.domain_name}`} user={props.user} section="domains">
+    <Layout title={words.title(domain.domain_name)} user={props.user} section="domains">
       <PageHeader title={domain.domain_name}>
         <a class="button button-quiet" href={`/domains/${domain.id}/edit`}>
-          Edit
+          {msg().common.edit}
         </a>
         <a class="button button-quiet" href="/domains">
-          All domains
+          {msg().common.allDomains}
         </a>
       </PageHeader>
       <section class="card summary">
         <dl class="facts">
           <div>
-            <dt>Record</dt>
+            <dt>{words.record}</dt>
             <dd>
-              <Badge tone="idle">{domain.record_type}</Badge> at <span safe>{domain.provider_name}</span>
+              {words.recordAt(
+                String(<Badge tone="idle">{domain.record_type}</Badge>),
+                String(<span safe>{domain.provider_name}</span>),
+              )}
             </dd>
           </div>
           <div>
-            <dt>Address</dt>
+            <dt>{words.address}</dt>
             <dd>
               <Ip ip={domain.last_known_ip} />
             </dd>
           </div>
           <div>
-            <dt>Name servers</dt>
+            <dt>{words.nameServers}</dt>
             <dd>
               <PropagationMark propagation={domain.propagation} full />
             </dd>
           </div>
           <div>
-            <dt>Status</dt>
+            <dt>{words.status}</dt>
             <dd>
               <DomainStatus domain={domain} conditions={conditions} explained={failure !== null} />
               {failure ? (
@@ -149,19 +153,19 @@ export function HistoryPage(props: HistoryPageProps) {
             </dd>
           </div>
           <div>
-            <dt>Schedule</dt>
+            <dt>{words.schedule2}</dt>
             <dd>
               <ScheduleWords cron={domain.cron_schedule} intervalSeconds={props.intervalSeconds} />
             </dd>
           </div>
           <div>
-            <dt>Last checked</dt>
+            <dt>{words.lastChecked}</dt>
             <dd>
               <TimeAgo at={domain.last_checked_at} now={now} />
             </dd>
           </div>
           <div>
-            <dt>Next run</dt>
+            <dt>{words.nextRun}</dt>
             <dd>
               <NextRun domain={domain} conditions={props.conditions ?? UPDATABLE} now={now} />
             </dd>
@@ -171,69 +175,62 @@ export function HistoryPage(props: HistoryPageProps) {
       <div class="history-grid">
         <section class="card" aria-labelledby="timeline-title">
           <h2 id="timeline-title" class="card-title">
-            Addresses held
+            {words.held}
           </h2>
           <Timeline periods={props.timeline} now={now} />
         </section>
         <section class="card" aria-labelledby="updates-title">
           <div class="card-header">
             <h2 id="updates-title" class="card-title">
-              Updates
+              {words.updates}
             </h2>
-            <span class="muted small">{plural(props.total, "update")}, newest first</span>
+            <span class="muted small">{words.count(props.total)}</span>
           </div>
           {props.rows.length === 0 ? (
-            <p class="empty">
-              No updates yet. The first one runs shortly after the domain is added, or use “Update now”.
-            </p>
+            <p class="empty">{words.empty}</p>
           ) : (
             <div class="table-wrap">
               <table class="table responsive history-table">
                 <thead>
                   <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">IP address</th>
-                    <th scope="col">Previous</th>
-                    <th scope="col">Trigger</th>
-                    <th scope="col">Took</th>
-                    <th scope="col">What happened</th>
+                    <th scope="col">{words.when}</th>
+                    <th scope="col">{words.status}</th>
+                    <th scope="col">{words.ipAddress}</th>
+                    <th scope="col">{words.previous}</th>
+                    <th scope="col">{words.trigger}</th>
+                    <th scope="col">{words.took}</th>
+                    <th scope="col">{words.what}</th>
                   </tr>
                 </thead>
                 <tbody>
                   {props.rows.map((row) => (
                     <tr>
-                      <td data-label="When" class="nowrap">
-                        <time datetime={row.timestamp} title={fullTime(Date.parse(row.timestamp))}>
-                          {shortTime(Date.parse(row.timestamp), now)}
-                        </time>
+                      <td data-label={words.when} class="nowrap">
+                        <LocalTime at={Date.parse(row.timestamp)} seconds />
                         {row.repeat_count > 1 && row.first_timestamp !== null ? (
                           <div class="muted small repeat-note">
-                            {row.repeat_count} times since{" "}
-                            <time datetime={row.first_timestamp} title={fullTime(Date.parse(row.first_timestamp))}>
-                              {shortTime(Date.parse(row.first_timestamp), now)}
-                            </time>
+                            {words.times(row.repeat_count)} <LocalTime at={Date.parse(row.first_timestamp)} seconds />
                           </div>
                         ) : (
                           ""
                         )}
                       </td>
-                      <td data-label="Status">
+                      <td data-label={words.status}>
                         <Badge tone={row.status === "SUCCESS" ? "ok" : "fail"}>
-                          {row.status === "SUCCESS" ? "Success" : "Failed"}
+                          {row.status === "SUCCESS" ? words.success : words.failedBadge}
                         </Badge>
                       </td>
-                      <td data-label="IP address">
+                      <td data-label={words.ipAddress}>
                         <Ip ip={row.ip_address} />
                       </td>
-                      <td data-label="Previous">
+                      <td data-label={words.previous}>
                         <Ip ip={row.previous_ip} />
                       </td>
-                      <td data-label="Trigger">{TRIGGER_LABELS[row.trigger]}</td>
-                      <td data-label="Took" class="nowrap">
+                      <td data-label={words.trigger}>{words[row.trigger]}</td>
+                      <td data-label={words.took} class="nowrap">
                         {millis(row.duration_ms)}
                       </td>
-                      <td data-label="What happened" class="cell-message">
+                      <td data-label={words.what} class="cell-message">
                         <details>
                           <summary safe>
                             {historySentence(
@@ -244,7 +241,8 @@ export function HistoryPage(props: HistoryPageProps) {
                                 : serviceLabel(props.conditions.providerType),
                             )}
                           </summary>
-                          <p class="muted small" safe>
+                          {/* The updater's and the service's own words, in English as the API keeps them. */}
+                          <p class="muted small" lang="en" safe>
                             {row.message}
                           </p>
                         </details>
@@ -256,12 +254,12 @@ export function HistoryPage(props: HistoryPageProps) {
             </div>
           )}
           <Pager
-            label="History pages"
+            label={words.pages}
             page={props.page}
             pages={props.pages}
             href={(p) => `/domains/${domain.id}/history?page=${p}`}
-            previous="← Newer"
-            next="Older →"
+            previous={words.newer}
+            next={words.older}
           />
         </section>
       </div>

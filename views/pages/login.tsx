@@ -4,6 +4,7 @@
 
 import { Html } from "@elysiajs/html";
 import { Notice } from "../components";
+import { msg } from "../i18n";
 import { Layout } from "../layout";
 
 export interface LoginPageProps {
@@ -15,8 +16,9 @@ export interface LoginPageProps {
 }
 
 export function LoginPage({ username, next, error, notice }: LoginPageProps) {
+  const words = msg().login;
   return (
-    <Layout title="Sign in">
+    <Layout title={words.title}>
       <section class="card login-card">
         <div class="login-brand">
           <span class="brand-mark" aria-hidden="true">
@@ -24,7 +26,7 @@ export function LoginPage({ username, next, error, notice }: LoginPageProps) {
           </span>
           <span>ddnsd</span>
         </div>
-        <h1>Sign in</h1>
+        <h1>{words.title}</h1>
         {notice ? (
           <Notice tone="info">
             <span safe>{notice}</span>
@@ -44,7 +46,7 @@ export function LoginPage({ username, next, error, notice }: LoginPageProps) {
         <form method="post" action="/login" class="stack">
           <input type="hidden" name="next" value={next} />
           <div class="field">
-            <label for="f-username">Username</label>
+            <label for="f-username">{words.username}</label>
             <input
               id="f-username"
               name="username"
@@ -59,7 +61,7 @@ export function LoginPage({ username, next, error, notice }: LoginPageProps) {
             />
           </div>
           <div class="field">
-            <label for="f-password">Password</label>
+            <label for="f-password">{words.password}</label>
             <input
               id="f-password"
               name="password"
@@ -72,17 +74,17 @@ export function LoginPage({ username, next, error, notice }: LoginPageProps) {
             />
           </div>
           <button type="submit" class="button button-primary button-block">
-            Sign in
+            {words.submit}
           </button>
         </form>
         <details class="forgot">
-          <summary>Forgot the password?</summary>
+          <summary>{words.forgot}</summary>
           <p class="small">
-            It cannot be reset from here. On the machine ddnsd runs on, where you installed it, run{" "}
-            <code>sudo sh install.sh --reset-admin-password</code>: it asks for a new password, and ddnsd needs no
-            restart. Without the installer, <code>ddnsd admin set-password admin</code> (run as the service's user)
-            reads a new one from standard input. <a href="/help/operations#troubleshooting">Troubleshooting</a> has the
-            details.
+            {words.forgotHelp(
+              "<code>sudo sh install.sh --reset-admin-password</code>",
+              "<code>ddnsd admin set-password admin</code>",
+              (text) => `<a href="/help/operations#troubleshooting">${text}</a>`,
+            )}
           </p>
         </details>
       </section>

@@ -4,6 +4,7 @@ import { Html } from "@elysiajs/html";
 import type { NotificationView } from "../../src/modules/notifications/service";
 import { type Flash, type ListDeletion, ListHeading } from "../components";
 import { NOTIFICATION_LIST_ID, NotificationRow } from "../fragments/notification-row";
+import { msg } from "../i18n";
 import { Layout, PageHeader } from "../layout";
 
 export interface NotificationsPageProps {
@@ -14,17 +15,15 @@ export interface NotificationsPageProps {
 }
 
 export function NotificationsPage({ user, flash, now, notifications }: NotificationsPageProps) {
+  const words = msg().notifications;
   return (
-    <Layout title="Notifications" user={user} section="notifications" flash={flash}>
-      <PageHeader title="Notifications">
+    <Layout title={words.title} user={user} section="notifications" flash={flash}>
+      <PageHeader title={words.title}>
         <a class="button button-primary" href="/notifications/new">
-          Add notification
+          {words.add}
         </a>
       </PageHeader>
-      <p class="lead muted">
-        Where ddnsd tells you when an address changes or updates fail: a webhook, ntfy, Gotify, Discord, Slack or
-        Telegram; or a heartbeat after each check to Healthchecks or Uptime Kuma.
-      </p>
+      <p class="lead muted">{words.lead}</p>
       <NotificationList notifications={notifications} now={now} />
     </Layout>
   );
@@ -40,26 +39,26 @@ export function NotificationList({
   now: number;
   deletion?: ListDeletion | null;
 }) {
+  const words = msg().notifications;
+  const common = msg().common;
   return (
     <section id={NOTIFICATION_LIST_ID} class="card" aria-labelledby="notification-list-title">
-      <ListHeading id="notification-list-title" text="Your notifications" deletion={deletion} />
+      <ListHeading id="notification-list-title" text={words.yours} deletion={deletion} />
       {notifications.length === 0 ? (
-        <p class="empty">
-          No notifications yet. <a href="/notifications/new">Add one</a> to hear about address changes and failures.
-        </p>
+        <p class="empty">{words.empty((text) => `<a href="/notifications/new">${text}</a>`)}</p>
       ) : (
         <div class="table-wrap">
           <table class="table responsive">
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Events</th>
-                <th scope="col">Enabled</th>
-                <th scope="col">Last sent</th>
-                <th scope="col">Last error</th>
+                <th scope="col">{common.name}</th>
+                <th scope="col">{common.type}</th>
+                <th scope="col">{words.events}</th>
+                <th scope="col">{words.enabled}</th>
+                <th scope="col">{words.lastSent}</th>
+                <th scope="col">{words.lastError}</th>
                 <th scope="col">
-                  <span class="visually-hidden">Actions</span>
+                  <span class="visually-hidden">{common.actions}</span>
                 </th>
               </tr>
             </thead>

@@ -3,6 +3,7 @@
 
 import { Html } from "@elysiajs/html";
 import { controlAttrs, Field, type FormErrors } from "../components";
+import { msg } from "../i18n";
 import { Layout, PageHeader } from "../layout";
 
 export interface PasswordPageProps {
@@ -11,14 +12,15 @@ export interface PasswordPageProps {
 }
 
 export function PasswordPage({ user, errors }: PasswordPageProps) {
+  const words = msg().password;
   return (
-    <Layout title="Change password" user={user} section="account">
-      <PageHeader title="Change password" />
+    <Layout title={words.title} user={user} section="account">
+      <PageHeader title={words.title} />
       <section class="card form-card">
         <form method="post" action="/account/password" class="stack">
           {/* Tells password managers whose password this is. */}
           <input type="text" name="username" value={user} autocomplete="username" hidden />
-          <Field name="current_password" label="Current password" errors={errors}>
+          <Field name="current_password" label={words.current} errors={errors}>
             <input
               type="password"
               autocomplete="current-password"
@@ -26,7 +28,7 @@ export function PasswordPage({ user, errors }: PasswordPageProps) {
               {...controlAttrs("current_password", errors)}
             />
           </Field>
-          <Field name="new_password" label="New password" errors={errors} help="At least 8 characters.">
+          <Field name="new_password" label={words.new} errors={errors} help={words.newHelp}>
             <input
               type="password"
               autocomplete="new-password"
@@ -35,16 +37,16 @@ export function PasswordPage({ user, errors }: PasswordPageProps) {
               {...controlAttrs("new_password", errors, true)}
             />
           </Field>
-          <Field name="confirm_password" label="New password again" errors={errors}>
+          <Field name="confirm_password" label={words.again} errors={errors}>
             <input type="password" autocomplete="new-password" required {...controlAttrs("confirm_password", errors)} />
           </Field>
-          <p class="muted small">You will be signed out and sign in again with the new password.</p>
+          <p class="muted small">{words.signedOutAfter}</p>
           <div class="form-actions">
             <button type="submit" class="button button-primary">
-              Change password
+              {words.submit}
             </button>
             <a class="button button-quiet" href="/">
-              Cancel
+              {msg().common.cancel}
             </a>
           </div>
         </form>

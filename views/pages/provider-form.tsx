@@ -17,9 +17,9 @@ import {
   FormProblem,
   TypeSelect,
 } from "../components";
-import { plural } from "../format";
 import { ServiceFields, type ServiceFieldValues, serviceFor } from "../fragments/credential-field";
 import { type DomainProblem, deleteProviderQuestion, FailingDomains } from "../fragments/provider-row";
+import { msg } from "../i18n";
 import { Layout, PageHeader } from "../layout";
 
 export interface ProviderFormValues extends ServiceFieldValues {
@@ -51,14 +51,15 @@ export function ProviderFormPage({
   flash,
   problems = [],
 }: ProviderFormPageProps) {
-  const title = provider ? "Edit provider" : "Add provider";
+  const words = msg().providers;
+  const title = provider ? words.editTitle : words.add;
   // The service API refuses another type while domains use the provider; the form doesn't offer it.
   const typeLocked = provider !== undefined && provider.domain_count > 0;
   return (
     <Layout title={title} user={user} section="providers" flash={flash}>
       <PageHeader title={title}>
         <a class="button button-quiet" href="/providers">
-          Back to providers
+          {words.back}
         </a>
       </PageHeader>
       {provider ? <FailingDomains provider={provider} problems={problems} /> : ""}
@@ -70,8 +71,8 @@ export function ProviderFormPage({
           class="stack"
           id="provider-form"
         >
-          <DefaultSubmit label={provider ? "Save changes" : "Add provider"} />
-          <Field name="name" label="Name" errors={errors} help="A name you'll recognise, e.g. “Cloudflare (personal)”.">
+          <DefaultSubmit label={provider ? words.save : words.add} />
+          <Field name="name" label={msg().common.name} errors={errors} help={words.nameHelp}>
             <input
               type="text"
               value={values.name}
@@ -86,20 +87,16 @@ export function ProviderFormPage({
             // while domains use the provider), so the choice waits behind "Change the service".
             <div class={["field", errors.fields.type !== undefined && "has-error"]}>
               <p class="chosen-service">
-                <span class="field-label">Service</span>{" "}
+                <span class="field-label">{words.service}</span>{" "}
                 <strong safe>{services.find((service) => service.type === values.type)?.label ?? values.type}</strong>
-                {typeLocked ? (
-                  <span class="muted small">{` Can't change while it has ${plural(provider.domain_count, "domain")}.`}</span>
-                ) : (
-                  ""
-                )}
+                {typeLocked ? <span class="muted small">{` ${words.typeLocked(provider.domain_count)}`}</span> : ""}
               </p>
               {typeLocked ? (
                 <input type="hidden" name="type" value={values.type} />
               ) : (
                 <details class="change-service" open={errors.fields.type !== undefined}>
-                  <summary>Change the service</summary>
-                  <Field name="type" label="Type" errors={errors} help="The DNS service your domains are hosted at.">
+                  <summary>{words.changeService}</summary>
+                  <Field name="type" label={words.type} errors={errors} help={words.typeHelp}>
                     <TypeSelect
                       fieldsUrl="/providers/credential-field"
                       fieldsTarget="#service-fields"
@@ -119,9 +116,9 @@ export function ProviderFormPage({
             // A new provider's service was chosen in the picker (/providers/new); going back there changes it.
             <div class={["field", errors.fields.type !== undefined && "has-error"]}>
               <p class="chosen-service">
-                <span class="field-label">Service</span>{" "}
+                <span class="field-label">{words.service}</span>{" "}
                 <strong safe>{services.find((service) => service.type === values.type)?.label ?? values.type}</strong>{" "}
-                <a href="/providers/new">Choose another service</a>
+                <a href="/providers/new">{words.chooseAnother}</a>
               </p>
               <input type="hidden" name="type" value={values.type} />
               <FieldError name="type" errors={errors} />
@@ -135,29 +132,29 @@ export function ProviderFormPage({
           />
           <CheckField
             name="is_enabled"
-            label="Enabled"
+            label={words.enabled}
             checked={values.is_enabled}
             errors={errors}
-            help="A disabled provider's domains are not updated."
+            help={words.enabledHelp}
           />
           <div class="form-actions">
             <button type="submit" class="button button-primary">
-              {provider ? "Save changes" : "Add provider"}
+              {provider ? words.save : words.add}
             </button>
             <a class="button button-quiet" href="/providers">
-              Cancel
+              {msg().common.cancel}
             </a>
           </div>
         </form>
       </section>
       {provider ? (
         <section class="card form-card">
-          <h2 class="card-title">Check or remove</h2>
+          <h2 class="card-title">{words.checkOrRemove}</h2>
           <div class="actions">
             {/* Without JavaScript: back to this page with the outcome as a notice. */}
             <ActionForm url={`/providers/${provider.id}/verify`} target="#verify-result" swap="innerHTML">
               <button type="submit" id="verify-saved" class="button">
-                Verify saved credentials
+                {words.verifySaved}
               </button>
             </ActionForm>
             <form
@@ -166,7 +163,7 @@ export function ProviderFormPage({
               hx-confirm={deleteProviderQuestion(provider)}
             >
               <button type="submit" class="button button-danger">
-                Delete provider
+                {words.deleteProvider}
               </button>
             </form>
           </div>

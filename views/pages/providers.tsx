@@ -5,6 +5,7 @@ import type { ProviderStats } from "../../src/modules/metrics/service";
 import type { LastVerification, ProviderView } from "../../src/modules/providers/service";
 import type { Flash } from "../components";
 import { type DomainProblem, ProviderRow } from "../fragments/provider-row";
+import { msg } from "../i18n";
 import { Layout, PageHeader } from "../layout";
 
 export interface ProvidersPageProps {
@@ -19,22 +20,21 @@ export interface ProvidersPageProps {
 }
 
 export function ProvidersPage({ user, flash, now, providers, stats, verifications, problems }: ProvidersPageProps) {
+  const words = msg().providers;
   return (
-    <Layout title="Providers" user={user} section="providers" flash={flash}>
-      <PageHeader title="Providers">
+    <Layout title={words.title} user={user} section="providers" flash={flash}>
+      <PageHeader title={words.title}>
         <a class="button button-primary" href="/providers/new">
-          Add provider
+          {words.add}
         </a>
       </PageHeader>
-      <p class="lead muted">The DNS services your records live at, and the credentials ddnsd uses to change them.</p>
+      <p class="lead muted">{words.lead}</p>
       {providers.length === 0 ? (
         <section class="card">
-          <p class="empty">
-            No providers yet. <a href="/providers/new">Add the account of your DNS service</a> to get started.
-          </p>
+          <p class="empty">{words.empty((text) => `<a href="/providers/new">${text}</a>`)}</p>
         </section>
       ) : (
-        <ul class="provider-list" aria-label="Providers">
+        <ul class="provider-list" aria-label={words.listLabel}>
           {providers.map((provider) => (
             <ProviderRow
               provider={provider}

@@ -19,7 +19,10 @@ import {
   ListHeading,
   TimeAgo,
 } from "../components";
+import { msg, pageLang } from "../i18n";
+import { FRITZBOX, type FritzBoxNames } from "../i18n/fritzbox";
 import { Layout, PageHeader } from "../layout";
+import { pageFacts } from "../page-facts";
 
 export interface UpdateKeyFormValues {
   name: string;
@@ -45,39 +48,39 @@ export interface UpdateKeysPageProps {
 export const NO_KEY_VALUES: UpdateKeyFormValues = { name: "", scope: "all", domain_ids: [] };
 
 export function deleteKeyQuestion(key: Pick<UpdateKeyView, "name">): string {
-  return `Delete the update key "${key.name}"? A router still using it gets "badauth" from then on.`;
+  return msg().updateKeys.deleteQuestion(key.name);
 }
 
 /** "home.example.com (A) at Cloudflare (personal)": the same name at two providers is two domains. */
 function domainLabel(domain: Pick<DomainView, "domain_name" | "record_type" | "provider_name">): string {
-  return `${domain.domain_name} (${domain.record_type}) at ${domain.provider_name}`;
+  return msg().common.domainAt(domain.domain_name, domain.record_type, domain.provider_name);
 }
 
 /** The domains a key covers, by name; "All domains" for a key without a list. */
 function Covered({ ids, domains }: { ids: number[] | null; domains: UpdateKeysPageProps["domains"] }) {
-  if (ids === null) return <span>All domains</span>;
+  if (ids === null) return <span>{msg().common.allDomains}</span>;
   return (
     <ul class="plain-list">
       {ids.map((id) => {
         const domain = domains.find((d) => d.id === id);
-        return domain ? <li safe>{domainLabel(domain)}</li> : <li class="muted">a deleted domain</li>;
+        return domain ? <li safe>{domainLabel(domain)}</li> : <li class="muted">{msg().common.deletedDomain}</li>;
       })}
     </ul>
   );
 }
 
 function CreatedKey({ created }: { created: UpdateKeyView }) {
+  const words = msg().updateKeys;
   return (
     <section class="card key-created" aria-labelledby="created-title">
       <h2 id="created-title" class="card-title" safe>
-        {`Update key “${created.name}” created`}
+        {words.created(created.name)}
       </h2>
       <p>
-        <strong>Copy it now: it is shown only this once.</strong> ddnsd keeps only a hash of it; if it is lost, delete
-        the key and create another.
+        <strong>{msg().common.copyNow}</strong> {words.keptHashed}
       </p>
       <div class="field">
-        <label for="new-key">The key (the router's password)</label>
+        <label for="new-key">{words.theKey}</label>
         <div class="inline-control">
           <input
             type="text"
@@ -90,7 +93,7 @@ function CreatedKey({ created }: { created: UpdateKeyView }) {
           />
           {/* Shown by client.js; without JavaScript the key is selectable text. */}
           <button type="button" class="button" data-copy="new-key" hidden>
-            Copy key
+            {words.copyKey}
           </button>
         </div>
       </div>
@@ -116,37 +119,65 @@ const coveredName = (created: UpdateKeyView | undefined, domains: UpdateKeysPage
   coveredDomains(created, domains)[0]?.domain_name;
 
 /**
- * The FRITZ!Box's DynDNS form field by field, in its English and German names: the one a home
- * user meets most, filled in with the key just made (and a domain it covers) when there is one.
+ * The FRITZ!Box's DynDNS form field by field, in the box's own names (views/i18n/fritzbox.ts): the
+ * one a home user meets most, filled in with the key just made (and a domain it covers) when there
+ * is one. A German page names only the German menu; any other page names the English one with the
+ * German beside it (most boxes in the field speak German).
  */
 function FritzBoxFields({ pushUrl, created, domains }: Pick<UpdateKeysPageProps, "pushUrl" | "created" | "domains">) {
+  const words = msg().updateKeys;
   const covered = coveredDomains(created, domains);
   const domainName = covered[0]?.domain_name ?? "home.example.com";
   const families = new Set(covered.filter((d) => d.domain_name === domainName).map((d) => d.record_type));
   // A name with no AAAA record gets no IPv6 placeholder, or the box would push its IPv6 to nothing.
   const myip = families.size > 0 && !families.has("AAAA") ? "<ipaddr>" : "<ipaddr>,<ip6addr>";
   const password = created?.key ?? "<pass>";
-  const rows: [string, string, string][] = [
-    ["Update URL", "Update-URL", `${pushUrl}?hostname=<domain>&myip=${myip}&password=<pass>`],
-    ["Domain name", "Domainname", domainName],
-    ["Username", "Benutzername", "fritzbox (any name)"],
-    ["Password", "Kennwort", password],
+  const german = pageFacts().locale === "de";
+  const box: FritzBoxNames = german ? FRITZBOX.de : FRITZBOX.en;
+  const rows: [keyof FritzBoxNames, string][] = [
+    ["updateUrl", `${pushUrl}?hostname=<domain>&myip=${myip}&password=<pass>`],
+    ["domainName", domainName],
+    ["username", words.fritzAnyName],
+    ["password", password],
   ];
+  // The box's names are quoted as it writes them, never translated: English ones on a Chinese page are marked so.
+  const named = (key: keyof FritzBoxNames): string =>
+    pageLang() === "zh-CN" ? String(<span lang="en">{Html.escapeHtml(box[key])}</span>) : Html.escapeHtml(box[key]);
   return (
     <div class="fritzbox">
       <h3 class="card-subtitle">FRITZ!Box</h3>
       <p class="small">
-        Internet → Permit Access → DynDNS (German: Internet → Freigaben → DynDNS): tick “Use DynDNS”, provider
-        “User-defined” (“Benutzerdefiniert”), then:
+        {words.fritzIntro(named("menu"), named("useDynDns"), named("userDefined"))}
+        {german ? (
+          ""
+        ) : (
+          <>
+            {" "}
+            <span class="muted">
+              ({words.fritzGermanNote}{" "}
+              <span lang="de" safe>
+                {`${FRITZBOX.de.menu}, „${FRITZBOX.de.userDefined}“`}
+              </span>
+              )
+            </span>
+          </>
+        )}
       </p>
       <dl class="facts">
-        {rows.map(([english, german, value]) => (
+        {rows.map(([key, value]) => (
           <div>
             <dt>
-              {english}{" "}
-              <span class="muted small" lang="de">
-                ({german})
-              </span>
+              {named(key)}
+              {german ? (
+                ""
+              ) : (
+                <>
+                  {" "}
+                  <span class="muted small" lang="de" safe>
+                    {`(${FRITZBOX.de[key]})`}
+                  </span>
+                </>
+              )}
             </dt>
             <dd>
               <code safe>{value}</code>
@@ -154,41 +185,37 @@ function FritzBoxFields({ pushUrl, created, domains }: Pick<UpdateKeysPageProps,
           </div>
         ))}
       </dl>
-      <p class="muted small">
-        The box fills in &lt;domain&gt;, &lt;ipaddr&gt;, &lt;ip6addr&gt; and &lt;pass&gt; itself from the fields below
-        the URL.
+      <p class="muted small" safe>
+        {words.fritzFillsIn}
       </p>
     </div>
   );
 }
 
 function RouterSettings({ pushUrl, created, domains }: Pick<UpdateKeysPageProps, "pushUrl" | "created" | "domains">) {
+  const words = msg().updateKeys;
   const host = pushUrl.replace(/^https?:\/\//, "");
   return (
     <section class="card" aria-labelledby="router-title">
       <h2 id="router-title" class="card-title">
-        Router settings
+        {words.routerSettings}
       </h2>
       {unreachableByRouter(pushUrl) ? (
         <p class="notice notice-warn router-unreachable" role="note">
-          <span
-            safe
-          >{`This page was opened as ${new URL(pushUrl).host}, which is this machine itself: a router cannot reach ddnsd there.`}</span>{" "}
-          Use this machine's address on your network instead (e.g. <code>192.168.178.20:8001</code> or its name, such as{" "}
-          <code>ddnsd.lan</code>), or open this page by that address to see the settings with it.
+          <span safe>{words.openedAs(new URL(pushUrl).host)}</span>{" "}
+          {words.useLanAddress("<code>192.168.178.20:8001</code>", "<code>ddnsd.lan</code>")}
         </p>
       ) : (
         ""
       )}
       <p>
-        Routers push their address to <code safe>{pushUrl}</code> with the dyndns2 protocol (often called “custom” or
-        “user-defined”): any username, and an update key as the password.
-        {created ? " The settings below carry the key just created." : ""}
+        {words.pushTo(String(<code safe>{pushUrl}</code>))}
+        {created ? words.carryKey : ""}
       </p>
       <FritzBoxFields pushUrl={pushUrl} created={created} domains={domains} />
       <dl class="facts router-examples">
         <div>
-          <dt>Any other router or a script: one URL</dt>
+          <dt>{words.oneUrl}</dt>
           <dd>
             <code
               safe
@@ -196,23 +223,19 @@ function RouterSettings({ pushUrl, created, domains }: Pick<UpdateKeysPageProps,
           </dd>
         </div>
         <div>
-          <dt>UniFi (custom)</dt>
+          <dt>{words.unifi}</dt>
           <dd>
             <code safe>{`${host}?hostname=%h&myip=%i`}</code>
           </dd>
         </div>
         <div>
-          <dt>OpenWrt (update_url)</dt>
+          <dt>{words.openwrt}</dt>
           <dd>
             <code safe>{`${pushUrl.replace("://", "://[USERNAME]:[PASSWORD]@")}?hostname=[DOMAIN]&myip=[IP]`}</code>
           </dd>
         </div>
       </dl>
-      <p class="muted small">
-        Step by step for FRITZ!Box, UniFi, OpenWrt, pfSense, ddclient and inadyn, and the answers a router gets:{" "}
-        <a href="/help/router-push">Router push (dyndns2)</a>. Use https when the router reaches ddnsd over anything but
-        your LAN: the key travels with every push.
-      </p>
+      <p class="muted small">{words.stepByStep((text) => `<a href="/help/router-push">${text}</a>`)}</p>
     </section>
   );
 }
@@ -229,20 +252,25 @@ function byName(domains: UpdateKeysPageProps["domains"]): { hostname: string; id
     .map(([hostname, records]) => ({
       hostname,
       ids: records.map((record) => record.id),
-      label: `${hostname} (${records.map((record) => record.record_type).join(", ")}) at ${[...new Set(records.map((record) => record.provider_name))].join(", ")}`,
+      label: msg().common.domainAt(
+        hostname,
+        records.map((record) => record.record_type).join(", "),
+        [...new Set(records.map((record) => record.provider_name))].join(", "),
+      ),
     }));
 }
 
 function CreateForm({ domains, values, errors }: Pick<UpdateKeysPageProps, "domains" | "values" | "errors">) {
   const chosen = new Set(values.domain_ids.flatMap((ids) => ids.split(",")));
+  const words = msg().updateKeys;
   return (
     <section class="card form-card" aria-labelledby="create-title">
       <h2 id="create-title" class="card-title">
-        Create an update key
+        {words.create}
       </h2>
       <FormProblem errors={errors} />
       <form method="post" action="/update-keys" class="stack" id="update-key-form">
-        <Field name="name" label="Name" errors={errors} help="What the key is for, e.g. the router's name.">
+        <Field name="name" label={words.name} errors={errors} help={words.nameHelp}>
           <input
             type="text"
             value={values.name}
@@ -256,22 +284,22 @@ function CreateForm({ domains, values, errors }: Pick<UpdateKeysPageProps, "doma
           class={["field", "choices", errors.fields.domain_ids !== undefined && "has-error"]}
           id={fieldId("domain_ids")}
         >
-          <legend>Domains it may update</legend>
+          <legend>{words.mayUpdate}</legend>
           <div class="field-check">
             <input type="radio" id="scope-all" name="scope" value="all" checked={values.scope === "all"} />
-            <label for="scope-all">All domains, including ones added later</label>
+            <label for="scope-all">{msg().common.allLater}</label>
           </div>
           <div class="field-check">
             <input type="radio" id="scope-chosen" name="scope" value="chosen" checked={values.scope === "chosen"} />
-            <label for="scope-chosen">Only these:</label>
+            <label for="scope-chosen">{msg().common.onlyThese}</label>
           </div>
           {domains.length === 0 ? (
-            <p class="help">No domains yet.</p>
+            <p class="help">{msg().common.noDomains}</p>
           ) : (
             <>
               {/* Shown by client.js, which narrows the list as one types; without it, the whole list. */}
               <div class="field field-inline" data-domain-search-field hidden>
-                <label for="key-domain-search">Find a domain</label>
+                <label for="key-domain-search">{words.findDomain}</label>
                 <input type="search" id="key-domain-search" data-domain-search autocomplete="off" />
               </div>
               <ul class="plain-list choice-list" data-domain-choices>
@@ -299,7 +327,7 @@ function CreateForm({ domains, values, errors }: Pick<UpdateKeysPageProps, "doma
         </fieldset>
         <div class="form-actions">
           <button type="submit" class="button button-primary">
-            Create key
+            {words.createKey}
           </button>
         </div>
       </form>
@@ -317,44 +345,46 @@ export function KeyList({
   now,
   deletion,
 }: Pick<UpdateKeysPageProps, "keys" | "domains" | "now"> & { deletion?: ListDeletion | null }) {
+  const words = msg().updateKeys;
+  const common = msg().common;
   return (
     <section id={KEY_LIST_ID} class="card" aria-labelledby="update-key-list-title">
-      <ListHeading id="update-key-list-title" text="Your update keys" deletion={deletion} />
+      <ListHeading id="update-key-list-title" text={words.yours} deletion={deletion} />
       {keys.length === 0 ? (
-        <p class="empty">No update keys yet. Create one below for each router that should push its address.</p>
+        <p class="empty">{words.empty}</p>
       ) : (
         <div class="table-wrap">
           <table class="table responsive">
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Domains</th>
-                <th scope="col">Key</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
+                <th scope="col">{common.name}</th>
+                <th scope="col">{common.domains}</th>
+                <th scope="col">{words.key}</th>
+                <th scope="col">{words.createdAt}</th>
+                <th scope="col">{words.lastUsed}</th>
                 <th scope="col">
-                  <span class="visually-hidden">Actions</span>
+                  <span class="visually-hidden">{common.actions}</span>
                 </th>
               </tr>
             </thead>
             <tbody>
               {keys.map((key) => (
                 <tr id={`update-key-${key.id}`}>
-                  <td data-label="Name" class="cell-name" safe>
+                  <td data-label={common.name} class="cell-name" safe>
                     {key.name}
                   </td>
-                  <td data-label="Domains">
+                  <td data-label={common.domains}>
                     <Covered ids={key.domain_ids} domains={domains} />
                   </td>
-                  <td data-label="Key">
+                  <td data-label={words.key}>
                     <code safe>{key.key}</code>
                   </td>
-                  <td data-label="Created">
+                  <td data-label={words.createdAt}>
                     <TimeAgo at={key.created_at} now={now} />
                   </td>
-                  <td data-label="Last used">
+                  <td data-label={words.lastUsed}>
                     {key.last_used_at === null ? (
-                      <span class="muted">never</span>
+                      <span class="muted">{common.never}</span>
                     ) : (
                       <TimeAgo at={key.last_used_at} now={now} />
                     )}
@@ -365,7 +395,7 @@ export function KeyList({
                         url={`/update-keys/${key.id}/delete`}
                         list={KEY_LIST_ID}
                         question={deleteKeyQuestion(key)}
-                        label={`Delete update key ${key.name}`}
+                        label={words.deleteName(key.name)}
                         id={`update-key-delete-${key.id}`}
                         autofocus={deletion?.focusId === key.id}
                       />
@@ -392,10 +422,11 @@ export function UpdateKeysPage({
   created,
   pushUrl,
 }: UpdateKeysPageProps) {
+  const words = msg().updateKeys;
   return (
-    <Layout title="Update keys" user={user} section="update-keys" flash={flash}>
-      <PageHeader title="Update keys" />
-      <p class="lead muted">Keys your router uses to tell ddnsd its new address the moment it changes.</p>
+    <Layout title={words.title} user={user} section="update-keys" flash={flash}>
+      <PageHeader title={words.title} />
+      <p class="lead muted">{words.lead}</p>
       {created ? <CreatedKey created={created} /> : ""}
       {/* Just made: the router's settings with the key come next, while it is on the screen. */}
       {created ? <RouterSettings pushUrl={pushUrl} created={created} domains={domains} /> : ""}

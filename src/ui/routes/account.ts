@@ -5,8 +5,8 @@
 
 import { Elysia } from "elysia";
 import type { FormErrors } from "../../../views/components";
+import { msg } from "../../../views/i18n";
 import { PasswordPage } from "../../../views/pages/password";
-import { throttledMessage } from "../../security/throttle";
 import { attemptSignIn, type SignInDeps, setPassword } from "../../security/users";
 import { field } from "../forms";
 import { signedIn } from "../pages";
@@ -28,12 +28,10 @@ export function accountRoutes(ctx: SessionDeps & SignInDeps) {
       if (!checked.ok && checked.retryAfterSeconds !== null) {
         set.status = 429;
         set.headers["retry-after"] = String(checked.retryAfterSeconds);
-        errors.fields.current_password = throttledMessage(checked.retryAfterSeconds);
-      } else if (!checked.ok) errors.fields.current_password = "This is not your current password.";
-      if (next.length < MIN_PASSWORD_LENGTH)
-        errors.fields.new_password = `Use at least ${MIN_PASSWORD_LENGTH} characters.`;
-      else if (next !== field(body, "confirm_password"))
-        errors.fields.confirm_password = "The two new passwords differ.";
+        errors.fields.current_password = msg().login.throttled(checked.retryAfterSeconds);
+      } else if (!checked.ok) errors.fields.current_password = msg().password.wrong;
+      if (next.length < MIN_PASSWORD_LENGTH) errors.fields.new_password = msg().password.tooShort(MIN_PASSWORD_LENGTH);
+      else if (next !== field(body, "confirm_password")) errors.fields.confirm_password = msg().password.mismatch;
       if (Object.keys(errors.fields).length > 0) return PasswordPage({ user, errors });
       await setPassword(ctx, user, next);
       ctx.log.info("password changed", { user, via: "pages" });

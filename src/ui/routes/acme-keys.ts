@@ -4,6 +4,7 @@
 import { Elysia } from "elysia";
 import type { Flash, FormErrors } from "../../../views/components";
 import { NO_ERRORS } from "../../../views/components";
+import { msg } from "../../../views/i18n";
 import { type AcmeKeyFormValues, AcmeKeysPage, NO_ACME_KEY_VALUES } from "../../../views/pages/acme-keys";
 import {
   type AcmeKeyDeps,
@@ -67,7 +68,7 @@ export function acmeKeyPageRoutes(ctx: AcmeKeyPageDeps) {
       } catch (error) {
         return page(user, { values, errors: formErrors(error) });
       }
-      return page(user, { created, flash: { tone: "ok", text: `Certificate key “${created.name}” created.` } });
+      return page(user, { created, flash: { tone: "ok", text: msg().acmeKeys.createdNotice(created.name) } });
     })
     .post(
       "/acme-keys/:id/delete",
@@ -75,7 +76,7 @@ export function acmeKeyPageRoutes(ctx: AcmeKeyPageDeps) {
         if (field(body, "confirm") !== "yes") return seeOther("/acme-keys");
         const key = getAcmeKey(ctx, params.id);
         deleteAcmeKey(ctx, params.id);
-        setFlash(ctx, cookie, `Certificate key “${key.name}” deleted; a client still using it is refused from now on.`);
+        setFlash(ctx, cookie, msg().acmeKeys.deleted(key.name));
         return seeOther("/acme-keys");
       },
       { params: IdParams },

@@ -4,6 +4,7 @@
 
 import { Elysia } from "elysia";
 import { type Flash, type FormErrors, NO_ERRORS, rowAfter } from "../../../views/components";
+import { msg } from "../../../views/i18n";
 import {
   type ApiTokenFormValues,
   ApiTokensPage,
@@ -57,7 +58,7 @@ export function apiTokenPageRoutes(ctx: ApiTokenPageDeps) {
         return tokensPage(user, { values, errors: formErrors(error) });
       }
       // The answer itself shows the token (a redirect would have to carry it); it is never shown again.
-      return tokensPage(user, { created, flash: { tone: "ok", text: `API token “${created.name}” created.` } });
+      return tokensPage(user, { created, flash: { tone: "ok", text: msg().apiTokens.createdNotice(created.name) } });
     })
     .get(
       "/api-tokens/:id/delete",
@@ -66,7 +67,7 @@ export function apiTokenPageRoutes(ctx: ApiTokenPageDeps) {
         return ConfirmDeletePage({
           user,
           section: "api-tokens",
-          title: `Revoke API token “${token.name}”?`,
+          title: msg().apiTokens.revokeTitle(token.name),
           question: revokeTokenQuestion(token),
           action: `/api-tokens/${token.id}/delete`,
           cancel: "/api-tokens",
@@ -81,7 +82,7 @@ export function apiTokenPageRoutes(ctx: ApiTokenPageDeps) {
         const token = getApiToken(ctx, params.id);
         const before = listApiTokens(ctx);
         deleteApiToken(ctx, params.id);
-        const said = `API token “${token.name}” revoked; whatever still uses it is refused from now on.`;
+        const said = msg().apiTokens.revoked(token.name);
         if (isHtmx(request) && field(body, "in_place") === "list")
           return TokenList({
             tokens: listApiTokens(ctx),

@@ -12,6 +12,7 @@ import {
   NotificationRow,
   type TestOutcome,
 } from "../../../views/fragments/notification-row";
+import { msg } from "../../../views/i18n";
 import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
 import { NotificationFormPage, type NotificationFormValues } from "../../../views/pages/notification-form";
 import { NotificationList, NotificationsPage } from "../../../views/pages/notifications";
@@ -82,7 +83,7 @@ export function notificationPageRoutes(ctx: PageDeps & NotificationDeps) {
       setFlash(
         ctx,
         cookie,
-        `Notification “${saved.name}” ${id === undefined ? "added" : "saved"}; use Send test to check it arrives.`,
+        id === undefined ? msg().notifications.added(saved.name) : msg().notifications.saved(saved.name),
       );
       return seeOther("/notifications");
     } catch (error) {
@@ -133,8 +134,8 @@ export function notificationPageRoutes(ctx: PageDeps & NotificationDeps) {
           const problem = outcome.ok ? null : deliveryProblem(outcome.detail);
           const notice =
             problem === null
-              ? `“${notification.name}”: test message sent.`
-              : `“${notification.name}”: the test message was not delivered. ${problem.said}. ${problem.next}`;
+              ? msg().notifications.testOk(notification.name)
+              : msg().notifications.testNotDelivered(notification.name, problem.said, problem.next);
           return answerAction(ctx, request, cookie, {
             fragment: () => row(params.id, outcome),
             notice,
@@ -148,7 +149,9 @@ export function notificationPageRoutes(ctx: PageDeps & NotificationDeps) {
         "/notifications/:id/enabled",
         ({ params, body, request, cookie }) => {
           const notification = updateNotification(ctx, params.id, { is_enabled: field(body, "is_enabled") === "true" });
-          const notice = `Notification “${notification.name}” ${notification.is_enabled ? "enabled: it sends messages again" : "disabled: it sends nothing"}.`;
+          const notice = notification.is_enabled
+            ? msg().notifications.enabledNotice(notification.name)
+            : msg().notifications.disabledNotice(notification.name);
           return answerAction(ctx, request, cookie, {
             fragment: () => row(params.id),
             notice,
@@ -165,7 +168,7 @@ export function notificationPageRoutes(ctx: PageDeps & NotificationDeps) {
           return ConfirmDeletePage({
             user,
             section: "notifications",
-            title: `Delete notification “${notification.name}”?`,
+            title: msg().notifications.deleteTitle(notification.name),
             question: deleteNotificationQuestion(notification),
             action: `/notifications/${notification.id}/delete`,
             cancel: "/notifications",
@@ -182,7 +185,7 @@ export function notificationPageRoutes(ctx: PageDeps & NotificationDeps) {
           const notification = getNotification(ctx, params.id);
           const before = listNotifications(ctx);
           deleteNotification(ctx, params.id);
-          const said = `Notification “${notification.name}” deleted.`;
+          const said = msg().notifications.deleted(notification.name);
           // The list's own Delete with htmx: the list again, in place, with focus where the row was.
           if (isHtmx(request) && field(body, "in_place") === "list")
             return NotificationList({

@@ -5,7 +5,6 @@
 
 import { Elysia } from "elysia";
 import { type Flash, type FormErrors, NO_ERRORS, type Tone } from "../../../views/components";
-import { plural } from "../../../views/format";
 import { ServiceFields, serviceFor, serviceLabel } from "../../../views/fragments/credential-field";
 import {
   type DomainProblem,
@@ -15,6 +14,7 @@ import {
   VerifyResult,
   verifyWords,
 } from "../../../views/fragments/provider-row";
+import { msg } from "../../../views/i18n";
 import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
 import { ProviderFormPage, type ProviderFormValues } from "../../../views/pages/provider-form";
 import { ProvidersPage } from "../../../views/pages/providers";
@@ -106,10 +106,13 @@ export function providerPageRoutes(ctx: ProviderPageDeps) {
     try {
       const check = verifyWords(await verifyProvider(ctx, provider.id), provider.name, serviceLabel(provider.type));
       // Saved either way: a refusal is a warning to act on, not a failed save.
-      return { tone: check.tone === "fail" ? "warn" : check.tone, text: `${saved}; ${check.words}.` };
+      return {
+        tone: check.tone === "fail" ? "warn" : check.tone,
+        text: msg().providers.savedChecked(saved, check.words),
+      };
     } catch (error) {
       ctx.log.warn("provider check after save failed", { provider_id: provider.id, error: String(error) });
-      return { tone: "warn", text: `${saved}; its credentials could not be checked, use Verify to try again.` };
+      return { tone: "warn", text: msg().providers.savedNotChecked(saved) };
     }
   }
 
@@ -129,7 +132,10 @@ export function providerPageRoutes(ctx: ProviderPageDeps) {
     } catch (error) {
       return form(user, values, formErrors(error), id);
     }
-    const notice = await savedNotice(provider, `Provider “${provider.name}” ${id === undefined ? "added" : "saved"}`);
+    const notice = await savedNotice(
+      provider,
+      id === undefined ? msg().providers.added(provider.name) : msg().providers.saved(provider.name),
+    );
     // Credentials the service accepted may be the fix: the provider's failing domains are tried again now.
     const failing =
       notice.tone !== "warn" ? listDomains(ctx).filter((d) => d.provider_id === provider.id && isFailing(d)) : [];
@@ -200,7 +206,7 @@ export function providerPageRoutes(ctx: ProviderPageDeps) {
           const provider = getProvider(ctx, params.id);
           const outcome = await verifyProvider(ctx, params.id);
           const check = verifyWords(outcome, provider.name, serviceLabel(provider.type));
-          const notice = `“${provider.name}”: ${check.words}.`;
+          const notice = msg().providers.verifyNotice(provider.name, check.words);
           // The list's card comes back whole (its health shows this check); the edit page's slot gets the answer alone.
           const fragment = () =>
             field(body, "view") === "card"
@@ -214,7 +220,9 @@ export function providerPageRoutes(ctx: ProviderPageDeps) {
         "/providers/:id/enabled",
         ({ params, body, request, cookie }) => {
           const provider = updateProvider(ctx, params.id, { is_enabled: field(body, "is_enabled") === "true" });
-          const notice = `Provider “${provider.name}” ${provider.is_enabled ? "enabled: its domains are updated again" : "disabled: its domains are not updated"}.`;
+          const notice = provider.is_enabled
+            ? msg().providers.enabledNotice(provider.name)
+            : msg().providers.disabledNotice(provider.name);
           return answerAction(ctx, request, cookie, {
             fragment: () => row(params.id),
             notice,
@@ -231,7 +239,7 @@ export function providerPageRoutes(ctx: ProviderPageDeps) {
           return ConfirmDeletePage({
             user,
             section: "providers",
-            title: `Delete provider “${provider.name}”?`,
+            title: msg().providers.deleteTitle(provider.name),
             question: deleteProviderQuestion(provider),
             action: `/providers/${provider.id}/delete`,
             cancel: "/providers",
@@ -246,8 +254,7 @@ export function providerPageRoutes(ctx: ProviderPageDeps) {
           if (!isHtmx(request) && field(body, "confirm") !== "yes") return seeOther(`/providers/${params.id}/delete`);
           const provider = getProvider(ctx, params.id);
           deleteProvider(ctx, params.id, true);
-          const domains = provider.domain_count > 0 ? `, with its ${plural(provider.domain_count, "domain")}` : "";
-          setFlash(ctx, cookie, `Provider “${provider.name}” deleted${domains}.`);
+          setFlash(ctx, cookie, msg().providers.deletedNotice(provider.name, provider.domain_count));
           return seeOther("/providers");
         },
         { params: IdParams },

@@ -2,14 +2,15 @@
 // the cookie.
 
 import { Elysia } from "elysia";
+import { msg } from "../../../views/i18n";
 import { LoginPage } from "../../../views/pages/login";
 import type { AuthDeps } from "../../http/auth";
 import { proxiedUser } from "../../http/proxy-auth";
-import { AUTH_MESSAGES, signAccessToken } from "../../http/tokens";
-import { throttledMessage } from "../../security/throttle";
+import { signAccessToken } from "../../http/tokens";
 import { attemptSignIn } from "../../security/users";
+import { localeOf } from "../../util/locale";
 import { field } from "../forms";
-import { type CookieDeps, endSession, localPath, SESSION_EXPIRED, seeOther, startSession } from "../session";
+import { type CookieDeps, cookieLanguage, endSession, localPath, seeOther, startSession } from "../session";
 
 export function signInRoutes(ctx: AuthDeps & CookieDeps) {
   return new Elysia()
@@ -22,12 +23,12 @@ export function signInRoutes(ctx: AuthDeps & CookieDeps) {
             next: localPath(query.next),
             notice: query.expired
               ? query.unsent
-                ? `${SESSION_EXPIRED} The form you sent was not saved: after signing in, enter it again.`
-                : SESSION_EXPIRED
+                ? msg().login.expiredUnsent
+                : msg().login.expired
               : query.signed_out
-                ? "You have signed out."
+                ? msg().login.signedOut
                 : query.password_changed
-                  ? "Your password was changed. Sign in with the new one."
+                  ? msg().login.passwordChanged
                   : null,
           }),
     )
@@ -36,12 +37,15 @@ export function signInRoutes(ctx: AuthDeps & CookieDeps) {
       const next = localPath(field(body, "next"));
       const signIn = await attemptSignIn(ctx, request, username, field(body, "password"));
       if (!signIn.ok) {
-        if (signIn.retryAfterSeconds === null) return LoginPage({ username, next, error: AUTH_MESSAGES.wrongLogin });
+        if (signIn.retryAfterSeconds === null) return LoginPage({ username, next, error: msg().login.wrongLogin });
         set.status = 429;
         set.headers["retry-after"] = String(signIn.retryAfterSeconds);
-        return LoginPage({ username, next, error: throttledMessage(signIn.retryAfterSeconds) });
+        return LoginPage({ username, next, error: msg().login.throttled(signIn.retryAfterSeconds) });
       }
       startSession(ctx, cookie, request, await signAccessToken(ctx, username));
+      // A language chosen on the sign-in page is the one this user's pages speak from now on.
+      const chosen = localeOf(cookieLanguage(cookie));
+      if (chosen !== null) ctx.store.users.setLanguage(username, chosen);
       ctx.log.info("login", { user: username, via: "pages" });
       return seeOther(next);
     })

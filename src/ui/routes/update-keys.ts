@@ -4,6 +4,7 @@
 
 import { Elysia } from "elysia";
 import { type Flash, type FormErrors, NO_ERRORS, rowAfter } from "../../../views/components";
+import { msg } from "../../../views/i18n";
 import { href } from "../../../views/page-facts";
 import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
 import {
@@ -67,7 +68,10 @@ export function updateKeyPageRoutes(ctx: UpdateKeyPageDeps) {
         return keysPage(request, user, { values, errors: formErrors(error) });
       }
       // The answer itself shows the key (a redirect would have to carry it); it is never shown again.
-      return keysPage(request, user, { created, flash: { tone: "ok", text: `Update key “${created.name}” created.` } });
+      return keysPage(request, user, {
+        created,
+        flash: { tone: "ok", text: msg().updateKeys.createdNotice(created.name) },
+      });
     })
     .get(
       "/update-keys/:id/delete",
@@ -76,7 +80,7 @@ export function updateKeyPageRoutes(ctx: UpdateKeyPageDeps) {
         return ConfirmDeletePage({
           user,
           section: "update-keys",
-          title: `Delete update key “${key.name}”?`,
+          title: msg().updateKeys.deleteTitle(key.name),
           question: deleteKeyQuestion(key),
           action: `/update-keys/${key.id}/delete`,
           cancel: "/update-keys",
@@ -92,7 +96,7 @@ export function updateKeyPageRoutes(ctx: UpdateKeyPageDeps) {
         const key = getUpdateKey(ctx, params.id);
         const before = listUpdateKeys(ctx);
         deleteUpdateKey(ctx, params.id);
-        const said = `Update key “${key.name}” deleted; a router still using it is refused from now on.`;
+        const said = msg().updateKeys.deleted(key.name);
         // The list's own Delete with htmx: the list again, in place, with focus where the row was.
         if (isHtmx(request) && field(body, "in_place") === "list")
           return KeyList({

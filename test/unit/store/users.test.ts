@@ -27,6 +27,21 @@ describe("store: users and signed-out tokens", () => {
     expect(store.users.validAfter()).toEqual([{ username: "admin", validAfter: 5 }]);
   });
 
+  test("a user's language: none until chosen; what notifications speak is the first user's who chose one", () => {
+    const { store } = memoryStore();
+    store.users.create("admin", "hash-1", 1_000);
+    store.users.create("second", "hash-2", 2_000);
+    expect(store.users.language("admin")).toBeNull();
+    expect(store.users.firstLanguage()).toBeNull();
+    store.users.setLanguage("second", "zh-CN");
+    expect(store.users.firstLanguage()).toBe("zh-CN");
+    store.users.setLanguage("admin", "de");
+    expect([store.users.language("admin"), store.users.firstLanguage()]).toEqual(["de", "de"]);
+    // A name with no row (a sign-in proxy's user) changes nothing.
+    store.users.setLanguage("nobody", "en");
+    expect(store.users.count()).toBe(2);
+  });
+
   test("revoked tokens are kept until they expire, pruned at the next sign-out, and revoking twice is harmless", () => {
     const { store, database } = memoryStore();
     store.users.revokeToken("old", 1_000, 500);

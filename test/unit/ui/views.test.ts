@@ -26,6 +26,9 @@ import { ProviderFormPage } from "../../../views/pages/provider-form";
 import { ProvidersPage } from "../../../views/pages/providers";
 import { attributeValues, count, elementCount } from "../../ui/helpers";
 
+/** The scripts every page loads, and no others: client.js, local-time.js and htmx. */
+const LAYOUT_SCRIPTS = 3;
+
 const HOSTILE = `<script>alert("x")</script>`;
 const ESCAPED = "&lt;script&gt;";
 /** 14:00 local time on a fixed day, so clock times in the output are known. */
@@ -137,7 +140,7 @@ describe("escaping", () => {
       }),
     );
     // The only script elements are the app's own two.
-    expect(elementCount(html, "script")).toBe(2);
+    expect(elementCount(html, "script")).toBe(LAYOUT_SCRIPTS);
     expect(html).toContain(`<a href="/providers/1/edit">${ESCAPED}alert(&quot;x&quot;)&lt;/script&gt;</a>`);
     // In attributes the name stays inside its quotes, and reads back exactly as it was.
     expect(attributeValues(html, "form[hx-confirm]", "hx-confirm")[0]).toStartWith(`Delete the provider "${HOSTILE}"?`);
@@ -185,8 +188,8 @@ describe("escaping", () => {
         total: 1,
       }),
     );
-    expect(elementCount(history, "script")).toBe(2);
-    expect(history).toContain(`<p class="muted small">${ESCAPED}`);
+    expect(elementCount(history, "script")).toBe(LAYOUT_SCRIPTS);
+    expect(history).toContain(`<p class="muted small" lang="en">${ESCAPED}`);
 
     const dashboard = String(
       DashboardPage({
@@ -209,7 +212,7 @@ describe("escaping", () => {
         intervalSeconds: 300,
       }),
     );
-    expect(elementCount(dashboard, "script")).toBe(2);
+    expect(elementCount(dashboard, "script")).toBe(LAYOUT_SCRIPTS);
     expect(dashboard).toContain(`<span>${ESCAPED}alert(&quot;x&quot;)&lt;/script&gt;</span>`);
   });
 
@@ -224,7 +227,7 @@ describe("escaping", () => {
         sources: SOURCES,
       }),
     );
-    expect(elementCount(html, "script")).toBe(2);
+    expect(elementCount(html, "script")).toBe(LAYOUT_SCRIPTS);
     expect(attributeValues(html, "#f-domain_name", "value")).toEqual([`"><script>x</script>`]);
   });
 });
@@ -777,8 +780,10 @@ describe("history, about, sign in", () => {
       }),
     );
     expect(html.indexOf("203.0.113.7</code>")).toBeLessThan(html.indexOf("198.51.100.2</code>"));
-    expect(html).toContain("13:00</time> → now");
-    expect(html).toContain("09:00</time> → 13:00");
+    expect(html).toContain("13:00 UTC</time> → now");
+    expect(html).toContain(
+      '09:00 UTC</time> → <time datetime="2026-11-21T13:00:00.000Z" data-local="minutes">2026-11-21 13:00 UTC',
+    );
     expect(html).toContain("4 h");
     expect(html).toContain('href="/domains/7/history?page=1" rel="prev"');
     expect(html).toContain('href="/domains/7/history?page=3" rel="next"');

@@ -1,0 +1,364 @@
+// The pages' languages through the real app: every page rendered in the pseudo-locale (each
+// catalogue message wrapped in ⟦…⟧) shows no visible text and no visible attribute outside the
+// markers but things that are no language (addresses, names typed, numbers, brand names); the
+// browser's Accept-Language picks the language and the page's `lang`; the buttons change it, and a
+// signed-in user's choice follows them to their next sign-in in another browser.
+
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { acmeKeys, apiTokens, notifications, updateKeys, users } from "../../src/db/schema";
+import { SERVICES } from "../../src/dns/registry";
+import { CHANNELS } from "../../src/notify/registry";
+import { LOCALE_NAMES } from "../../src/util/locale";
+import { FRITZBOX } from "../../views/i18n/fritzbox";
+import { createDomain, createProvider, insertHistory, resetData } from "../api/helpers";
+import { startWebhookReceiver } from "../fakes/notify";
+import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
+import { attributeValues, ORIGIN, page, signIn } from "./helpers";
+
+let t: TestApp;
+let cookie: string;
+const HTML = { accept: "text/html" };
+
+/** What the test's data names: shown as typed, never translated. */
+const DATA = [
+  "admin",
+  "Home Assistant",
+  "Traefik",
+  "Home DNS",
+  "nas.example.com",
+  "Router",
+  "Phone alerts",
+  "203.0.113.7",
+  "198.51.100.4",
+];
+let ids: { provider: number; domain: number; key: number; notification: number };
+
+beforeAll(async () => {
+  t = await makeTestApp();
+  cookie = await signIn(t);
+  resetData(t);
+  const provider = await createProvider(t, { name: "Home DNS" });
+  const domain = await createDomain(t, provider.id, { domain_name: "nas.example.com" });
+  insertHistory(t, domain.id, { ip: "203.0.113.7", previousIp: "198.51.100.4" });
+  const key = await t.request("POST", "/api/v1/update-keys", { body: { name: "Router" } });
+  const notification = await t.request("POST", "/api/v1/notifications", {
+    body: { name: "Phone alerts", type: "ntfy", options: { url: "https://ntfy.example.net/ddnsd" } },
+  });
+  const token = await t.request("POST", "/api/v1/api-tokens", { body: { name: "Home Assistant", scope: "update" } });
+  const acme = await t.request("POST", "/api/v1/acme-keys", { body: { name: "Traefik", domain_ids: [domain.id] } });
+  expect([token.status, acme.status, key.status, notification.status]).toEqual([200, 200, 200, 200]);
+  // A delivery that failed: its row says why, in the page's words around the service's own.
+  t.ctx.db.update(notifications).set({ lastError: "ntfy: refused (HTTP 401)" }).run();
+  ids = { provider: provider.id, domain: domain.id, key: key.body.id, notification: notification.body.id };
+});
+
+afterAll(() => {
+  t.ctx.db.delete(updateKeys).run();
+  t.ctx.db.delete(apiTokens).run();
+  t.ctx.db.delete(acmeKeys).run();
+});
+
+/** A page in the pseudo-locale, as a browser asks for it. */
+async function pseudoPage(path: string): Promise<string> {
+  const response = await page(t, path, { cookie: `${cookie}; ddnsd_lang=xx`, headers: HTML });
+  expect(response.status).toBeLessThan(500);
+  return response.text;
+}
+
+const NAMED: Record<string, string> = { quot: '"', amp: "&", lt: "<", gt: ">", apos: "'", nbsp: " " };
+const decode = (text: string) =>
+  text.replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (whole, ref: string) =>
+    ref.startsWith("#x") || ref.startsWith("#X")
+      ? String.fromCodePoint(Number.parseInt(ref.slice(2), 16))
+      : ref.startsWith("#")
+        ? String.fromCodePoint(Number(ref.slice(1)))
+        : (NAMED[ref.toLowerCase()] ?? whole),
+  );
+
+/**
+ * What is no language and may stand outside the catalogue: code (things to type as written),
+ * anything marked as another language on purpose (the language buttons in their own names, the
+ * FRITZ!Box's menu names, the API's English words), and the select options' service names.
+ */
+const NOT_LANGUAGE = ["code", "pre", "script", "style", "body [lang]", "option"];
+
+/** Parts of converted pages drawn by views not converted yet (each named in NOT_YET below). */
+const NOT_YET_PARTS = ["tr[id^=domain-]", ".summary dd", "#service-fields"];
+
+/** Brand and product names, the services' and channels' names, and the box's own menu names. */
+const BRANDS = [
+  "ddnsd",
+  "FRITZ!Box",
+  ...SERVICES.map((service) => service.label),
+  ...CHANNELS.map((channel) => channel.label),
+  ...Object.values(LOCALE_NAMES),
+  ...Object.values(FRITZBOX.en),
+  ...Object.values(FRITZBOX.de),
+];
+
+/**
+ * Not converted yet: the services' own field names (src/dns/services/*: "API token", "Zone ID" …),
+ * which the provider cards show beside each masked credential. They are the services' vocabulary,
+ * written in each service's description; they move to the catalogue with the provider form.
+ */
+const NOT_YET_PHRASES = SERVICES.flatMap((service) => [
+  ...service.credentials.map((field) => `${field.label}:`),
+  ...service.options.map((field) => `${field.label}:`),
+]);
+
+/** The text left once every ⟦…⟧ (nested ones too) is taken out. */
+function outsideMarkers(text: string): string {
+  let rest = text;
+  for (let before = ""; before !== rest; ) {
+    before = rest;
+    rest = rest.replace(/⟦[^⟦⟧]*⟧/g, " ");
+  }
+  return rest;
+}
+
+/** The words of `text` that are language and came from no catalogue. */
+function strayWords(text: string): string[] {
+  let rest = outsideMarkers(decode(text));
+  for (const name of [...BRANDS, ...DATA, ...NOT_YET_PHRASES].sort((a, b) => b.length - a.length))
+    rest = rest.split(name).join(" ");
+  return rest
+    .split(/\s+/)
+    .filter((word) => word !== "")
+    .filter((word) => !/^[\p{P}\p{S}\d]+$/u.test(word)) // numbers, punctuation, arrows
+    .filter((word) => !/^[\w.-]+\.(com|net|org|example)\b/.test(word)) // host names
+    .filter((word) => !/^[0-9a-f:.]+$/i.test(word)) // addresses
+    .filter((word) => !/^#?[\w-]*\d[\w-]*$/.test(word)); // ids, versions, durations' numbers
+}
+
+/** Every visible text and visible attribute of a page that is language outside the catalogue. */
+function strays(html: string): string[] {
+  let pruned = html;
+  for (const selector of [...NOT_LANGUAGE, ...NOT_YET_PARTS]) {
+    pruned = new HTMLRewriter()
+      .on(selector, {
+        element(element) {
+          element.remove();
+        },
+      })
+      .transform(pruned);
+  }
+  const texts: string[] = [];
+  let inBody = false;
+  new HTMLRewriter()
+    .on("title", { text: (chunk) => void texts.push(chunk.text) })
+    .on("body", {
+      element() {
+        inBody = true;
+      },
+    })
+    .onDocument({ text: (chunk) => void (inBody ? texts.push(chunk.text) : undefined) })
+    .transform(pruned);
+  const found = strayWords(texts.join(" ")).map((word) => `text: ${word}`);
+  const shown = ["title", "aria-label", "placeholder", "alt", "data-label", "hx-confirm"];
+  for (const attribute of shown)
+    for (const value of attributeValues(pruned, `[${attribute}]`, attribute))
+      for (const word of strayWords(value)) found.push(`${attribute}: ${word}`);
+  for (const value of attributeValues(pruned, "input[type=submit], input[type=button]", "value"))
+    for (const word of strayWords(value)) found.push(`value: ${word}`);
+  return [...new Set(found)];
+}
+
+/** The pages whose every word is in the catalogue. */
+const CONVERTED: [string, () => string][] = [
+  ["the sign-in page", () => "/login"],
+  ["the error page (404)", () => "/no-such-page"],
+  ["the password page", () => "/account/password"],
+  ["the providers", () => "/providers"],
+  ["a provider's delete confirmation", () => `/providers/${ids.provider}/delete`],
+  ["the new provider form (its service fields aside)", () => "/providers/new?type=cloudflare"],
+  ["a provider's edit form (its service fields aside)", () => `/providers/${ids.provider}/edit`],
+  ["the update keys", () => "/update-keys"],
+  ["an update key's delete confirmation", () => `/update-keys/${ids.key}/delete`],
+  ["the notifications", () => "/notifications"],
+  ["the API tokens", () => "/api-tokens"],
+  ["the domain list (its rows aside)", () => "/domains"],
+  ["a domain's history (its summary's values aside)", () => `/domains/${ids.domain}/history`],
+  ["the domain list, filtered to nothing", () => "/domains?q=nothing-matches"],
+  ["the certificate keys", () => "/acme-keys"],
+  ["a notification's delete confirmation", () => `/notifications/${ids.notification}/delete`],
+];
+
+/**
+ * Not converted yet, and so not held to it: pages (and the parts of pages in NOT_YET_PARTS) drawn
+ * by views still in English. Move a page to CONVERTED once its view takes its words from the catalogue.
+ */
+const NOT_YET: [string, string][] = [
+  ["the dashboard (views/pages/dashboard.tsx)", "/"],
+  ["About (views/pages/about.tsx)", "/about"],
+  ["help (views/pages/help.tsx)", "/help"],
+  ["the new domain form (views/pages/domain-form.tsx)", "/domains/new"],
+  [
+    "the notification form (views/pages/notification-form.tsx, views/fragments/notification-fields.tsx)",
+    "/notifications/new",
+  ],
+  [
+    "the domain list's rows (views/fragments/domain-row.tsx) and its filters (components.tsx's state words)",
+    "/domains",
+  ],
+  [
+    "a domain's summary on its history page (views/fragments/domain-row.tsx's helpers, propagation-mark.tsx)",
+    "/domains/1/history",
+  ],
+  [
+    "the provider form (views/pages/provider-form.tsx, views/fragments/credential-field.tsx)",
+    "/providers/new?type=cloudflare",
+  ],
+  ["the service picker (views/pages/service-picker.tsx)", "/providers/new"],
+];
+
+describe("the pseudo-locale: no visible word outside the catalogue", () => {
+  for (const [name, path] of CONVERTED) {
+    test(name, async () => {
+      const html = await pseudoPage(path());
+      expect(html).toContain("⟦");
+      expect(strays(html)).toEqual([]);
+    });
+  }
+  for (const [name] of NOT_YET) test.todo(`not converted yet: ${name}`);
+
+  test("the check finds a word left outside the catalogue, in text and in a shown attribute", () => {
+    const html = '<html lang="en"><body><p>⟦Saved⟧ Failed</p><button aria-label="Delete it">⟦x⟧</button></body></html>';
+    expect(strays(html)).toEqual(["text: Failed", "aria-label: Delete", "aria-label: it"]);
+  });
+});
+
+describe("the browser's language", () => {
+  test("Accept-Language: de gives the German page, lang=de; zh gives Chinese; others English", async () => {
+    const de = await page(t, "/login", { headers: { "accept-language": "de-DE,de;q=0.9,en;q=0.8" } });
+    expect(de.text).toContain('<html lang="de">');
+    expect(de.text).toContain("<h1>Anmelden</h1>");
+    const zh = await page(t, "/login", { headers: { "accept-language": "zh-CN,zh;q=0.9" } });
+    expect(zh.text).toContain('<html lang="zh-CN">');
+    expect(zh.text).toContain("<h1>登录</h1>");
+    const fr = await page(t, "/login", { headers: { "accept-language": "fr-FR, de;q=0.1" } });
+    expect(fr.text).toContain('<html lang="de">');
+    const none = await page(t, "/login", { headers: { "accept-language": "fr-FR" } });
+    expect(none.text).toContain('<html lang="en">');
+    expect(none.text).toContain("<h1>Sign in</h1>");
+  });
+
+  test("a signed-in page follows it too, navigation included", async () => {
+    const response = await page(t, "/providers", { cookie, headers: { "accept-language": "de" } });
+    expect(response.text).toContain('<html lang="de">');
+    expect(response.text).toContain(">Anbieter hinzufügen<");
+    expect(response.text).toContain(">Aktualisierungsschlüssel</a>");
+  });
+
+  test("a failed delivery is said in the page's language around the service's own words", async () => {
+    const de = await page(t, "/notifications", { cookie, headers: { "accept-language": "de" } });
+    expect(de.text).toContain("<span>ntfy hat die Zugangsdaten abgelehnt: refused (HTTP 401).</span>");
+    const zh = await page(t, "/notifications", { cookie, headers: { "accept-language": "zh" } });
+    expect(zh.text).toContain("<span>ntfy 拒绝了凭据：refused (HTTP 401).</span>");
+  });
+
+  test("the FRITZ!Box steps name the German menu on a German page, and the German beside the English one", async () => {
+    const de = await page(t, "/update-keys", { cookie, headers: { "accept-language": "de" } });
+    expect(de.text).toContain("Internet → Freigaben → DynDNS");
+    expect(de.text).not.toContain("Permit Access");
+    expect(de.text).toContain("<dt>Benutzername</dt>");
+    const en = await page(t, "/update-keys", { cookie, headers: { "accept-language": "en" } });
+    expect(en.text).toContain("Internet → Permit Access → DynDNS");
+    expect(en.text).toContain('<dt>Username <span class="muted small" lang="de">(Benutzername)</span></dt>');
+  });
+});
+
+describe("choosing the language", () => {
+  /** Posts a language button from `from`; the answer's cookies. */
+  async function choose(language: string, from: string, session: string | null) {
+    const response = await page(t, "/language", {
+      cookie: session,
+      form: { language },
+      headers: { referer: `${ORIGIN}${from}` },
+    });
+    return response;
+  }
+
+  test("every page has the buttons, each in its own language, the one in force marked", async () => {
+    const html = (await page(t, "/providers", { cookie, headers: { "accept-language": "de" } })).text;
+    expect(html).toContain('<button type="submit" name="language" value="de" lang="de"');
+    expect(attributeValues(html, 'button[name=language][aria-current="true"]', "value")).toEqual(["de"]);
+    const login = (await page(t, "/login")).text;
+    expect(attributeValues(login, "button[name=language]", "value")).toEqual(["en", "de", "zh-CN"]);
+  });
+
+  test("signed out, the choice is kept in a cookie and the page it was made on comes back", async () => {
+    const response = await choose("zh-CN", "/login", null);
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/login");
+    const kept = response.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0]!)
+      .find((c) => c.startsWith("ddnsd_lang="));
+    expect(kept).toBe("ddnsd_lang=zh-CN");
+    const login = await page(t, "/login", { cookie: kept, headers: { "accept-language": "de" } });
+    expect(login.text).toContain('<html lang="zh-CN">');
+  });
+
+  test("a signed-in user's choice follows them to their next sign-in in another browser", async () => {
+    const session = await signIn(t);
+    expect((await choose("de", "/update-keys", session)).headers.get("location")).toBe("/update-keys");
+    // Another browser: no cookie of the choice, a browser asking for English.
+    const response = await page(t, "/login", { form: { username: "admin", password: TEST_PASSWORD } });
+    const fresh = response.headers.get("set-cookie")!.split(";")[0]!;
+    const providers = await page(t, "/providers", { cookie: fresh, headers: { "accept-language": "en" } });
+    expect(providers.text).toContain('<html lang="de">');
+    expect(t.ctx.store.users.language("admin")).toBe("de");
+    await choose("en", "/", session);
+    expect(t.ctx.store.users.language("admin")).toBe("en");
+  });
+
+  test("a language chosen on the sign-in page is the signed-in user's from then on", async () => {
+    const response = await page(t, "/login", {
+      cookie: "ddnsd_lang=zh-CN",
+      form: { username: "admin", password: TEST_PASSWORD },
+    });
+    expect(response.status).toBe(303);
+    expect(t.ctx.store.users.language("admin")).toBe("zh-CN");
+    t.ctx.store.users.setLanguage("admin", "en");
+  });
+
+  test("a language ddnsd does not speak is refused, as a page, and changes nothing", async () => {
+    const response = await page(t, "/language", {
+      cookie,
+      form: { language: "fr" },
+      headers: { ...HTML, referer: `${ORIGIN}/providers` },
+    });
+    expect(response.status).toBe(422);
+    expect(response.text).toContain("language: must be one of en, de, zh-CN");
+    expect(response.headers.getSetCookie().some((c) => c.startsWith("ddnsd_lang="))).toBe(false);
+    expect(t.ctx.store.users.language("admin")).toBe("en");
+  });
+});
+
+describe("notifications speak the admin's language", () => {
+  test("a test message in the language the admin chose; English before anyone chose", async () => {
+    const receiver = startWebhookReceiver();
+    try {
+      const made = await t.request("POST", "/api/v1/notifications", {
+        body: { name: "Hook", type: "webhook", options: { url: `${receiver.url}/hook` } },
+      });
+      t.ctx.db.update(users).set({ language: null }).run();
+      expect((await t.request("POST", `/api/v1/notifications/${made.body.id}/test`)).body.ok).toBe(true);
+      t.ctx.store.users.setLanguage("admin", "de");
+      expect((await t.request("POST", `/api/v1/notifications/${made.body.id}/test`)).body.ok).toBe(true);
+      // The webhook's body carries the event for machines and the sentence for people.
+      const [english, german] = receiver.delivered.map((request) => request.body as { event: string; message: string });
+      expect(english).toMatchObject({
+        event: "test",
+        message: 'This is a test message from ddnsd, sent through "Hook".',
+      });
+      expect(german).toMatchObject({
+        event: "test",
+        message: "Dies ist eine Testnachricht von ddnsd, gesendet über „Hook“.",
+      });
+    } finally {
+      t.ctx.store.users.setLanguage("admin", "en");
+      await receiver.stop();
+    }
+  });
+});
