@@ -12,6 +12,7 @@ import { failed, failedAnswer, type ServiceError } from "../answers";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, type TxtApi, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { quotedTxt, unquotedTxt } from "../txt";
 import { failedCheck, longestZone, noZoneMessage } from "../zones";
 
 const SERVICE = "PowerDNS";
@@ -64,17 +65,6 @@ function absolute(name: string): string {
 
 /** The TTL of a TXT set ddnsd creates for an ACME challenge: short, as the value lives minutes. */
 const TXT_TTL = 60;
-
-/** A TXT record's text as PowerDNS holds it in `content`: its character strings, quoted, with `\"` and `\\` escaped. */
-function quotedTxt(value: string): string {
-  return `"${value.replace(/[\\"]/g, "\\$&")}"`;
-}
-
-/** A TXT `content`'s text: its quoted strings joined (as a resolver reads them), escapes undone. */
-function txtContent(content: string): string {
-  const strings = [...content.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!.replace(/\\(.)/g, "$1"));
-  return strings.length === 0 ? content : strings.join("");
-}
 
 function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): ZoneApi & { txt: TxtApi } {
   const api: JsonApi = {
@@ -167,7 +157,7 @@ function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): Zo
    * dropped, its TTL and comments kept; deleted when nothing is left, so no empty set stays behind.
    */
   async function writeTxt(zone: Zone, name: string, held: PdnsRrset | undefined, value: string, add: boolean) {
-    const records = (held?.records ?? []).filter((record) => txtContent(record.content) !== value);
+    const records = (held?.records ?? []).filter((record) => unquotedTxt(record.content) !== value);
     if (add) records.push({ content: quotedTxt(value), disabled: false });
     const rrset =
       records.length === 0
@@ -190,7 +180,7 @@ function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): Zo
     async read(zone, name) {
       const read = await readRrset(zone, name, "TXT");
       if (!read.ok) return read;
-      return { ok: true, value: (read.value?.records ?? []).map((record) => txtContent(record.content)) };
+      return { ok: true, value: (read.value?.records ?? []).map((record) => unquotedTxt(record.content)) };
     },
     async add(zone, name, _current, value) {
       const read = await readRrset(zone, name, "TXT");
