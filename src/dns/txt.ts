@@ -22,12 +22,18 @@ export interface TxtRecords {
   delete(zone: Zone, record: TxtRecord): Promise<Step<unknown>>;
 }
 
+/** A name's TXT set as read: its values, and its TTL where the service says (a write sends it back). */
+export interface HeldTxt {
+  values: string[];
+  ttl?: number;
+}
+
 /** The requests of a service that keeps a name's TXT values as one set. */
 export interface TxtSet {
-  /** The name's TXT values; [] when it has none. */
-  read(zone: Zone, name: string): Promise<Step<string[]>>;
-  /** Makes the name's set hold exactly `values` (none: the set goes); `existed` whether it did before. */
-  write(zone: Zone, name: string, values: readonly string[], existed: boolean): Promise<Step<unknown>>;
+  /** The name's TXT set; no values when it has none. */
+  read(zone: Zone, name: string): Promise<Step<HeldTxt>>;
+  /** Makes the name's set hold exactly `values` (none: the set goes), `held` being what was read. */
+  write(zone: Zone, name: string, values: readonly string[], held: HeldTxt): Promise<Step<unknown>>;
 }
 
 const DONE: Step<void> = { ok: true, value: undefined };
@@ -56,21 +62,30 @@ export function txtRecords(service: TxtRecords): TxtApi {
 }
 
 export function txtSet(service: TxtSet): TxtApi {
+  // What the reconciler's read found, for the write that follows it (its TTL, which values exist).
+  const read = new Map<string, HeldTxt>();
+  const key = (zone: Zone, name: string) => `${zone.id} ${name}`;
+  async function write(zone: Zone, name: string, current: readonly string[], values: readonly string[]) {
+    const held = read.get(key(zone, name)) ?? { values: [...current] };
+    read.delete(key(zone, name));
+    const written = await service.write(zone, name, values, held);
+    return written.ok ? DONE : written;
+  }
   return {
-    read: (zone, name) => service.read(zone, name),
-    async add(zone, name, current, value) {
-      const written = await service.write(zone, name, [...current, value], current.length > 0);
-      return written.ok ? DONE : written;
+    async read(zone, name) {
+      const held = await service.read(zone, name);
+      if (!held.ok) return held;
+      read.set(key(zone, name), held.value);
+      return { ok: true, value: held.value.values };
     },
-    async remove(zone, name, current, value) {
-      const written = await service.write(
+    add: (zone, name, current, value) => write(zone, name, current, [...current, value]),
+    remove: (zone, name, current, value) =>
+      write(
         zone,
         name,
+        current,
         current.filter((held) => held !== value),
-        true,
-      );
-      return written.ok ? DONE : written;
-    },
+      ),
   };
 }
 

@@ -80,19 +80,20 @@ export function createDesecApi(credentials: { token: string }, context: ClientCo
   const txt = txtSet({
     async read(zone, name) {
       const read = await call("GET", txtPath(zone.id, name));
-      if (!read.ok) return read.status === 404 ? { ok: true, value: [] } : read.failure;
-      return { ok: true, value: rrsetOf(name, read.body).values.map(unquotedTxt) };
+      if (!read.ok) return read.status === 404 ? { ok: true, value: { values: [] } } : read.failure;
+      return { ok: true, value: { values: rrsetOf(name, read.body).values.map(unquotedTxt) } };
     },
-    async write(zone, name, values, existed) {
+    async write(zone, name, values, held) {
       const records = values.map(quotedTxt);
-      const written = existed
-        ? await call("PATCH", txtPath(zone.id, name), { records })
-        : await call("POST", `/domains/${zone.id}/rrsets/`, {
-            subname: relativeName(name, zone.id),
-            type: "TXT",
-            ttl: minimumTtls.get(zone.id) ?? DEFAULT_MINIMUM_TTL,
-            records,
-          });
+      const written =
+        held.values.length > 0
+          ? await call("PATCH", txtPath(zone.id, name), { records })
+          : await call("POST", `/domains/${zone.id}/rrsets/`, {
+              subname: relativeName(name, zone.id),
+              type: "TXT",
+              ttl: minimumTtls.get(zone.id) ?? DEFAULT_MINIMUM_TTL,
+              records,
+            });
       return written.ok ? { ok: true as const, value: undefined } : written.failure;
     },
   });
