@@ -36,6 +36,9 @@ export interface TxtSet {
   write(zone: Zone, name: string, values: readonly string[], held: HeldTxt): Promise<Step<unknown>>;
 }
 
+/** The TTL of a TXT set or record made for a challenge, where the service takes one that short: the value lives minutes. */
+export const CHALLENGE_TTL = 60;
+
 const DONE: Step<void> = { ok: true, value: undefined };
 
 export function txtRecords(service: TxtRecords): TxtApi {

@@ -7,7 +7,7 @@ import { failed, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type DesiredSettings, type RecordSet, recordSetOf, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { quotedTxt, txtRecords, unquotedTxt } from "../txt";
+import { CHALLENGE_TTL, quotedTxt, txtRecords, unquotedTxt } from "../txt";
 import { candidateZones, failedCheck } from "../zones";
 
 const SERVICE = "Cloudflare";
@@ -71,7 +71,7 @@ export function createCloudflareApi(
       return { ok: true, value: records.map((r) => ({ id: String(r.id), value: unquotedTxt(r.content) })) };
     },
     create: (zone, name, value) =>
-      call("POST", recordsPath(zone.id), { type: "TXT", name, content: quotedTxt(value), ttl: 60 }),
+      call("POST", recordsPath(zone.id), { type: "TXT", name, content: quotedTxt(value), ttl: CHALLENGE_TTL }),
     delete: (zone, record) => call("DELETE", `${recordsPath(zone.id)}/${encodeURIComponent(record.id)}`),
   });
 

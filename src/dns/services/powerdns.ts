@@ -12,7 +12,7 @@ import { failed, failedAnswer, type ServiceError } from "../answers";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, type TxtApi, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
-import { quotedTxt, unquotedTxt } from "../txt";
+import { CHALLENGE_TTL, quotedTxt, unquotedTxt } from "../txt";
 import { failedCheck, longestZone, noZoneMessage } from "../zones";
 
 const SERVICE = "PowerDNS";
@@ -62,9 +62,6 @@ function oneAtATime<T>(server: string, work: () => Promise<T>): Promise<T> {
 function absolute(name: string): string {
   return `${name}.`;
 }
-
-/** The TTL of a TXT set ddnsd creates for an ACME challenge: short, as the value lives minutes. */
-const TXT_TTL = 60;
 
 function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): ZoneApi & { txt: TxtApi } {
   const api: JsonApi = {
@@ -165,7 +162,7 @@ function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): Zo
         : {
             name: absolute(name),
             type: "TXT",
-            ttl: held?.ttl ?? TXT_TTL,
+            ttl: held?.ttl ?? CHALLENGE_TTL,
             changetype: "REPLACE",
             records,
             ...(held?.comments === undefined ? {} : { comments: held.comments }),
