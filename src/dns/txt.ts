@@ -26,6 +26,8 @@ export interface TxtRecords {
 export interface HeldTxt {
   values: string[];
   ttl?: number;
+  /** The service's own object, for a write that must name the set exactly as it was read (Cloud DNS's deletions). */
+  raw?: unknown;
 }
 
 /** The requests of a service that keeps a name's TXT values as one set. */
