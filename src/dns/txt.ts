@@ -94,6 +94,15 @@ export function txtSet(service: TxtSet): TxtApi {
   };
 }
 
+/**
+ * The service's own objects of a set as read (`held.raw`, one per value, in the order of
+ * `held.values`), by value: what a write sends back, untouched, for each value it keeps.
+ */
+export function readByValue(held: HeldTxt): Map<string, Record<string, unknown>> {
+  const read = Array.isArray(held.raw) ? (held.raw as Record<string, unknown>[]) : [];
+  return new Map(read.map((object, i) => [held.values[i]!, object] as const));
+}
+
 /** A TXT text in the double quotes most services keep it in, `"` and `\` escaped. */
 export function quotedTxt(value: string): string {
   return `"${value.replace(/["\\]/g, "\\$&")}"`;

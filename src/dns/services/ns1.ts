@@ -23,7 +23,7 @@ import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type TxtApi, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
-import { CHALLENGE_TTL, txtSet, unquotedTxt } from "../txt";
+import { CHALLENGE_TTL, readByValue, txtSet, unquotedTxt } from "../txt";
 import { acceptedCounting } from "../zones";
 
 const SERVICE = "NS1";
@@ -107,9 +107,7 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
     write(zone, name, values, held) {
       const path = recordPath(zone.id, name, "TXT");
       if (values.length === 0) return call("DELETE", path);
-      const kept = new Map(
-        ((held.raw as Record<string, unknown>[] | undefined) ?? []).map((a, i) => [held.values[i], a] as const),
-      );
+      const kept = readByValue(held);
       const answers = values.map((value) => kept.get(value) ?? { answer: [value] });
       return held.values.length > 0
         ? call("POST", path, { answers })
