@@ -126,6 +126,11 @@ export interface TxtChange {
   value: string;
   action: "add" | "remove";
   config: RecordConfig;
+  /**
+   * The values ddnsd wrote at `name` and has not removed since, oldest first. A service that holds
+   * one TXT value per name, each write replacing it (DuckDNS), holds the newest of them.
+   */
+  written: readonly string[];
 }
 
 export interface DnsProvider {

@@ -65,6 +65,17 @@ export const MOST_SOCKETS = 32;
 
 export type PropagationState = "served" | "pending" | "unreachable" | "unknown";
 
+/**
+ * Whether a name server at `host` may be asked about a provider's records. One at a loopback,
+ * private, link-local or CGNAT address is the user's own only where the service writes to a server
+ * of theirs (`ownServer`, the description's `nameServer`: RFC 2136's, PowerDNS's) or where
+ * DDNS_ALLOW_PRIVATE_IPS says so; elsewhere glue naming one is not followed. The live check and the
+ * ACME challenge's wait (modules/acme/served.ts) both ask by this rule.
+ */
+export function mayAskNameServer(host: string, ownServer: string | null, allowPrivateIps: boolean): boolean {
+  return allowPrivateIps || ownServer !== null || !isInternalAddress(host);
+}
+
 /** What one name server answered. */
 export interface ServerReport {
   /** The name server's name (from the NS set), or the service's server as configured. */
@@ -407,12 +418,10 @@ export class PropagationTracker implements PropagationRounds, EventSink {
       watch.targets = await this.targets(loaded.provider, watch.hostname);
     const type = watch.recordType === "AAAA" ? TYPE.AAAA : TYPE.A;
     const proxied = this.parts.proxied(loaded.provider, domain);
-    // Name servers at internal addresses are the user's own only where the service writes to a
-    // server of theirs (RFC 2136, PowerDNS); elsewhere glue naming one is not followed.
-    const internalAllowed = this.parts.settings.allowPrivateIps || this.parts.nameServerOf(loaded.provider) !== null;
+    const ownServer = this.parts.nameServerOf(loaded.provider);
     const servers = await Promise.all(
       watch.targets.list.map((target) =>
-        this.ask(target, watch.hostname, type, proxied ? null : watch.address, internalAllowed),
+        this.ask(target, watch.hostname, type, proxied ? null : watch.address, ownServer),
       ),
     );
     if (this.watches.get(watch.domainId) !== watch) return; // a newer write took over meanwhile
@@ -670,14 +679,14 @@ export class PropagationTracker implements PropagationRounds, EventSink {
 
   /**
    * Asks one name server for the record, without recursion; `address` null: any address is the
-   * record's (a proxied one). One at an internal address is not asked unless `internalAllowed`.
+   * record's (a proxied one). One at an internal address is asked only as `mayAskNameServer` allows.
    */
   private async ask(
     target: NameServerTarget,
     hostname: string,
     type: number,
     address: string | null,
-    internalAllowed: boolean,
+    ownServer: string | null,
   ): Promise<ServerReport> {
     const report = (fields: Pick<ServerReport, "answer" | "ok" | "error">): ServerReport => ({
       name: target.name,
@@ -685,7 +694,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
       ...fields,
     });
     if (target.server === null) return report({ answer: [], ok: false, error: "no address found for it" });
-    if (!internalAllowed && isInternalAddress(target.server.host))
+    if (!mayAskNameServer(target.server.host, ownServer, this.parts.settings.allowPrivateIps))
       return report({
         answer: [],
         ok: false,

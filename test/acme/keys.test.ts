@@ -5,11 +5,13 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "../fakes/cloudflare";
 import { DESEC_FAKE_TOKEN, startDesecFake } from "../fakes/desec";
+import { DUCKDNS_FAKE_TOKEN, startDuckDnsFake } from "../fakes/duckdns";
 import { makeTestApp, type TestApp } from "../support";
 
 const cf = startCloudflareFake();
 const desec = startDesecFake();
-afterAll(() => Promise.all([cf.stop(), desec.stop()]));
+const duck = startDuckDnsFake();
+afterAll(() => Promise.all([cf.stop(), desec.stop(), duck.stop()]));
 
 const VALUE_1 = "a".repeat(43);
 const VALUE_2 = "b".repeat(42) + "_";
@@ -20,7 +22,13 @@ let t: TestApp;
 beforeEach(async () => {
   cf.reset();
   desec.reset();
-  t = await makeTestApp({ DDNS_CLOUDFLARE_API_URL: cf.url, DDNS_DESEC_API_URL: desec.url });
+  duck.domains.clear();
+  duck.clearRequests();
+  t = await makeTestApp({
+    DDNS_CLOUDFLARE_API_URL: cf.url,
+    DDNS_DESEC_API_URL: desec.url,
+    DDNS_DUCKDNS_API_URL: duck.url,
+  });
 });
 
 async function domainAt(type: string, credentials: Record<string, string>, hostname: string): Promise<number> {
@@ -138,6 +146,35 @@ describe("certificate keys", () => {
     expect(desec.rrset("example.net", "_acme-challenge.home", "TXT")?.records).toEqual([`"${OTHER}"`, `"${VALUE_1}"`]);
     expect((await httpreq("cleanup", key, "_acme-challenge.home.example.net.", VALUE_1)).status).toBe(200);
     expect(desec.rrset("example.net", "_acme-challenge.home", "TXT")?.records).toEqual([`"${OTHER}"`]);
+  });
+
+  test("DuckDNS: its one TXT value is set and cleared; the addresses stay", async () => {
+    const home = duck.addDomain("home", { ipv4: "203.0.113.7", ipv6: "2001:db8::7" });
+    const key = await keyFor(await domainAt("duckdns", { token: DUCKDNS_FAKE_TOKEN }, "home.duckdns.org"));
+    expect((await httpreq("present", key, "_acme-challenge.home.duckdns.org.", VALUE_1)).status).toBe(200);
+    expect(home).toMatchObject({ txt: VALUE_1, ipv4: "203.0.113.7", ipv6: "2001:db8::7" });
+    // The same value again is not sent again.
+    duck.clearRequests();
+    expect((await httpreq("present", key, "_acme-challenge.home.duckdns.org.", VALUE_1)).status).toBe(200);
+    expect(duck.updates()).toBe(0);
+    expect((await httpreq("cleanup", key, "_acme-challenge.home.duckdns.org.", VALUE_1)).status).toBe(200);
+    expect(home).toMatchObject({ txt: "", ipv4: "203.0.113.7", ipv6: "2001:db8::7" });
+    expect(duck.requests.at(-1)?.query).toMatchObject({ domains: "home", txt: "", clear: "true" });
+  });
+
+  test("DuckDNS holds one value: a second replaces the first, whose cleanup then leaves the second alone", async () => {
+    const home = duck.addDomain("home", { ipv4: "203.0.113.7" });
+    const key = await keyFor(await domainAt("duckdns", { token: DUCKDNS_FAKE_TOKEN }, "home.duckdns.org"));
+    // A name's and its wildcard's challenge, one after the other (acme-dns keeps both; DuckDNS the newest).
+    expect((await acmeDns(key, "home.duckdns.org", VALUE_1)).status).toBe(200);
+    expect((await acmeDns(key, "home.duckdns.org", VALUE_2)).status).toBe(200);
+    expect(home.txt).toBe(VALUE_2);
+    duck.clearRequests();
+    expect((await httpreq("cleanup", key, "_acme-challenge.home.duckdns.org.", VALUE_1)).status).toBe(200);
+    expect(home.txt).toBe(VALUE_2);
+    expect(duck.updates()).toBe(0);
+    expect((await httpreq("cleanup", key, "_acme-challenge.home.duckdns.org.", VALUE_2)).status).toBe(200);
+    expect(home).toMatchObject({ txt: "", ipv4: "203.0.113.7" });
   });
 
   test("a key never reaches another name, and a value that is no ACME value is refused; nothing is written", async () => {

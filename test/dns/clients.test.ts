@@ -7,10 +7,10 @@
 // service is in its own file beside this one.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { DnsProvider } from "../../src/dns/provider";
+import type { DnsProvider, TxtChange } from "../../src/dns/provider";
 import { SERVICES } from "../../src/dns/registry";
 import type { FakeServer } from "../fakes/server";
-import { type ServiceAdapter, ZONE } from "../services/adapter";
+import { type ServiceAdapter, ZONE, type ZoneAccess } from "../services/adapter";
 import { ADAPTERS } from "../services/adapters";
 import { context, stoppedUrl, target, USER_AGENT } from "./support";
 
@@ -33,6 +33,86 @@ function build(adapter: ServiceAdapter, at: { url: string }, timeoutMs = 5000): 
     adapter.options(fake) ?? {},
     context(Object.values(adapter.env(fake))[0] ?? "", { timeoutMs }),
   );
+}
+
+/** Two ACME DNS-01 values (43 characters of base64url), and a TXT value ddnsd did not write. */
+const VALUE_1 = "a".repeat(43);
+const VALUE_2 = `${"b".repeat(42)}-`;
+const FOREIGN = "v=spf1 -all";
+
+/** One TXT change of `_acme-challenge.<hostname>`, as a certificate key asks for it. */
+function txtChange(hostname: string, action: "add" | "remove", value: string): TxtChange {
+  return { hostname, name: `_acme-challenge.${hostname}`, value, action, config: {}, written: [] };
+}
+
+/**
+ * The reconciler's TXT rules at a service that holds TXT (docs/certificates.md): a value is added
+ * beside the name's other values and removed exactly, nothing is written when the value already is
+ * (or is not) there, and the name's own A record is never touched.
+ */
+function txtCases(adapter: ServiceAdapter, zone: ZoneAccess<any>, current: () => FakeServer<unknown>) {
+  const hostname = `home.${ZONE}`;
+  const challenge = `_acme-challenge.${hostname}`;
+  const sorted = (values: string[]) => [...values].sort();
+
+  function arrange(): ReturnType<typeof build> {
+    const fake = current();
+    if (!zone.txt) throw new Error(`${adapter.type} holds TXT: its adapter needs zone.txt`);
+    adapter.reset(fake);
+    zone.addZone(fake, ZONE);
+    zone.addRecord(fake, ZONE, hostname, "A", "198.51.100.1", zone.ttl);
+    zone.txt.add(fake, ZONE, challenge, FOREIGN);
+    fake.clearRequests();
+    return build(adapter, fake);
+  }
+  const writes = () => current().requests.filter((request) => adapter.isWrite(request));
+
+  test("TXT: a value is added beside another tool's value, which stays; the A record is untouched", async () => {
+    const client = arrange();
+    expect(await client.writeTxt!(txtChange(hostname, "add", VALUE_1))).toMatchObject({ ok: true, action: "updated" });
+    expect(sorted(zone.txt!.values(current(), ZONE, challenge))).toEqual(sorted([FOREIGN, VALUE_1]));
+    expect(await client.writeTxt!(txtChange(hostname, "add", VALUE_2))).toMatchObject({ ok: true, action: "updated" });
+    expect(sorted(zone.txt!.values(current(), ZONE, challenge))).toEqual(sorted([FOREIGN, VALUE_1, VALUE_2]));
+    expect(zone.read(current(), ZONE, hostname, "A")?.ip).toBe("198.51.100.1");
+    // A value already there is not written again.
+    current().clearRequests();
+    expect(await client.writeTxt!(txtChange(hostname, "add", VALUE_1))).toMatchObject({
+      ok: true,
+      action: "unchanged",
+    });
+    expect(writes()).toEqual([]);
+  });
+
+  test("TXT: cleanup removes exactly its value and keeps the others; the A record is untouched", async () => {
+    const client = arrange();
+    await client.writeTxt!(txtChange(hostname, "add", VALUE_1));
+    await client.writeTxt!(txtChange(hostname, "add", VALUE_2));
+    expect(await client.writeTxt!(txtChange(hostname, "remove", VALUE_1))).toMatchObject({
+      ok: true,
+      action: "updated",
+    });
+    expect(sorted(zone.txt!.values(current(), ZONE, challenge))).toEqual(sorted([FOREIGN, VALUE_2]));
+    expect(await client.writeTxt!(txtChange(hostname, "remove", VALUE_2))).toMatchObject({ ok: true });
+    expect(zone.txt!.values(current(), ZONE, challenge)).toEqual([FOREIGN]);
+    expect(zone.read(current(), ZONE, hostname, "A")?.ip).toBe("198.51.100.1");
+    // A value not there is not removed again.
+    current().clearRequests();
+    expect(await client.writeTxt!(txtChange(hostname, "remove", VALUE_1))).toMatchObject({
+      ok: true,
+      action: "unchanged",
+    });
+    expect(writes()).toEqual([]);
+  });
+
+  test("TXT: a name with no TXT gets the value alone, and after cleanup holds none", async () => {
+    const client = arrange();
+    const other = `office.${ZONE}`;
+    expect(await client.writeTxt!(txtChange(other, "add", VALUE_1))).toMatchObject({ ok: true, action: "updated" });
+    expect(zone.txt!.values(current(), ZONE, `_acme-challenge.${other}`)).toEqual([VALUE_1]);
+    expect(await client.writeTxt!(txtChange(other, "remove", VALUE_1))).toMatchObject({ ok: true, action: "updated" });
+    expect(zone.txt!.values(current(), ZONE, `_acme-challenge.${other}`)).toEqual([]);
+    expect(zone.txt!.values(current(), ZONE, challenge)).toEqual([FOREIGN]);
+  });
 }
 
 for (const adapter of ADAPTERS) {
@@ -124,6 +204,12 @@ for (const adapter of ADAPTERS) {
           expect(outcome).toMatchObject({ ok: true, action: "created" });
           expect(outcome.ok && outcome.zoneId).not.toBe(gone);
           expect(zone.read(fake, ZONE, `new.gone.${ZONE}`, "A")?.ip).toBe(NEW.A);
+        });
+
+      if (description.holdsTxt) txtCases(adapter, zone, () => fake);
+      else
+        test("it cannot hold TXT: its client offers no writeTxt, so no certificate key is made for its domains", () => {
+          expect(build(adapter, fake).writeTxt).toBeUndefined();
         });
 
       test("a name no zone of the account holds: refused, naming it, nothing written", async () => {

@@ -10,8 +10,9 @@
 //
 // Sources: Alibaba Cloud DNS API reference (alibabacloud.com/help/en/dns: common parameters,
 // "Signature mechanism", DescribeDomains, DescribeSubDomainRecords, UpdateDomainRecord,
-// AddDomainRecord, error codes); jeessy2/ddns-go dns/alidns.go (the calls and the error bodies its
-// users report: InvalidAccessKeyId 404, QuotaExceeded.TTL 400); go-acme/lego providers/dns/alidns.
+// AddDomainRecord, DeleteDomainRecord (by RecordId; a TXT record's Value is its text), error
+// codes); jeessy2/ddns-go dns/alidns.go (the calls and the error bodies its users report:
+// InvalidAccessKeyId 404, QuotaExceeded.TTL 400); go-acme/lego providers/dns/alidns.
 // No machine-readable description is published in a form worth vendoring (the OpenAPI Explorer's
 // metadata is per product and not versioned).
 //
@@ -267,6 +268,15 @@ export function startAlidnsFake(): AlidnsFake {
           line,
         });
         return json(200, { RequestId: crypto.randomUUID().toUpperCase(), RecordId: record.RecordId });
+      }
+      case "DeleteDomainRecord": {
+        for (const records of domains.values()) {
+          const at = records.findIndex((r) => r.RecordId === query.RecordId);
+          if (at < 0) continue;
+          records.splice(at, 1);
+          return json(200, { RequestId: crypto.randomUUID().toUpperCase(), RecordId: query.RecordId });
+        }
+        return error(400, "DomainRecordNotBelongToUser", "The DNS record does not belong to you.");
       }
       default:
         return error(400, "InvalidAction.NotFound", "Specified api is not found, please check your url and method.");

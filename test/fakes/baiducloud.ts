@@ -10,7 +10,8 @@
 // NoSuchRecord 404, InappropriateJSON 400 for a bad value or a TTL under the plan's minimum).
 //
 // Sources: Baidu AI Cloud DNS API reference (intl.cloud.baidu.com/doc/DNS: Domain Name Related
-// Interfaces, Resolution Records Related Interfaces: list, add, modify); the BCE authentication
+// Interfaces, Resolution Records Related Interfaces: list, add, modify, delete by id; a TXT
+// record's value is its text); the BCE authentication
 // guide and common error codes (cloud.baidu.com/doc/Reference); go-acme/lego providers/dns/baiducloud
 // with baidubce/bce-sdk-go services/dns (paths, bodies, marker paging) and auth/signer.go (the
 // signature). Baidu names no throttling code; the fake's "slow down" is a 429 in the common shape.
@@ -144,7 +145,10 @@ export function startBaiduFake(): BaiduFake {
   }
 
   function invalid(type: string, value: unknown, ttl: unknown): Response | null {
-    if (typeof value !== "string" || !((type === "A" && isIPv4(value)) || (type === "AAAA" && isIPv6(value)))) {
+    const valid =
+      typeof value === "string" &&
+      ((type === "A" && isIPv4(value)) || (type === "AAAA" && isIPv6(value)) || (type === "TXT" && value !== ""));
+    if (!valid) {
       return error(400, "InappropriateJSON", `The value ${String(value)} is not a valid ${type} record value.`);
     }
     if (ttl !== undefined && (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < fake.minTtl)) {
@@ -215,6 +219,12 @@ export function startBaiduFake(): BaiduFake {
       return new Response(null, { status: 200 });
     }
 
+    if (segments.length === 6 && request.method === "DELETE") {
+      const at = records.findIndex((r) => r.id === segments[5]);
+      if (at < 0) return error(404, "NoSuchRecord", `The record ${segments[5]} does not exist.`);
+      records.splice(at, 1);
+      return new Response(null, { status: 200 });
+    }
     if (segments.length === 6 && request.method === "PUT") {
       const record = records.find((r) => r.id === segments[5]);
       if (!record) return error(404, "NoSuchRecord", `The record ${segments[5]} does not exist.`);

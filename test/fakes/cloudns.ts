@@ -8,7 +8,8 @@
 // accepted. Reads are GETs, writes POSTs with the parameters in the query.
 //
 // Sources: ClouDNS API documentation (cloudns.net/wiki: API login, get zone info, list records,
-// add record, modify record, available TTLs); lego providers/dns/cloudns (internal/client.go).
+// add record (a TXT record's `record` is its text), modify record, delete record (`domain-name`,
+// `record-id`), available TTLs); lego providers/dns/cloudns (internal/client.go).
 // UNSURE: ClouDNS's exact words for an unknown zone (modelled "Missing domain-name") and for a
 // zone outside a sub-user's reach, and how it says "slow down" (modelled HTTP 429); the client
 // reads any Failed answer that does not name the credentials as "not this zone".
@@ -88,7 +89,7 @@ export function startCloudnsFake(): CloudnsFake {
     if (request.path === "/login/login.json") return success("Success login.");
     const operation = /^\/dns\/([a-z-]+)\.json$/.exec(request.path)?.[1];
     const reads = new Set(["get-zone-info", "records"]);
-    const writes = new Set(["mod-record", "add-record"]);
+    const writes = new Set(["mod-record", "add-record", "delete-record"]);
     if (operation === undefined || (!reads.has(operation) && !writes.has(operation)))
       return json(404, { status: "Failed", statusDescription: "Not found" });
     if (writes.has(operation) && request.method !== "POST") return failedAnswer("This function requires POST.");
@@ -108,6 +109,12 @@ export function startCloudnsFake(): CloudnsFake {
           ? []
           : Object.fromEntries(listed.map((r) => [r.id, { ...r, ttl: String(r.ttl), failover: "0", status: 1 }])),
       );
+    }
+    if (operation === "delete-record") {
+      const at = records.findIndex((r) => r.id === q["record-id"]);
+      if (at < 0) return failedAnswer("Invalid record-id param.");
+      records.splice(at, 1);
+      return success("The record was deleted successfully.");
     }
     const invalid = check(q, operation === "add-record");
     if (invalid) return failedAnswer(invalid);
@@ -172,7 +179,7 @@ function check(q: Record<string, string>, adding: boolean): string | undefined {
     return "Invalid TTL. Choose from the list of the values we support.";
   if (adding) {
     const type = q["record-type"];
-    if (type !== "A" && type !== "AAAA") return "Invalid record-type param.";
+    if (type !== "A" && type !== "AAAA" && type !== "TXT") return "Invalid record-type param.";
     if ((type === "A" && !isIPv4(q.record)) || (type === "AAAA" && !isIPv6(q.record))) return "Invalid IP address.";
   }
   return undefined;

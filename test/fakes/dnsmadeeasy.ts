@@ -12,7 +12,7 @@
 // Switches: `requestLimit` (150), `clockOffsetMs` (the service's clock ahead of this machine's), faults `{status, error?}`, `"malformed"`, `"html"`.
 //
 // Sources: DNS Made Easy API documentation v2.0 (api-docs.dnsmadeeasy.com: authentication, managed
-// DNS, records, rate limiting); go-acme/lego providers/dns/dnsmadeeasy (internal client and its
+// DNS, records and their deletion by id, rate limiting; a TXT value is quoted, as lego sends it); go-acme/lego providers/dns/dnsmadeeasy (internal client and its
 // tests: paths, filters, the signature); AnalogJ/lexicon providers/dnsmadeeasy.py and its issue #437
 // (PUT by id, the rate limit's 400 body); acme.sh issues #463 and #4272 (the date checks' words).
 // UNSURE: the words of a wrong key or signature (modelled as "API key not found" and "Invalid HMAC"),
@@ -169,6 +169,12 @@ export function startDnsmeFake(): DnsmeFake {
           addRecord(domain.name, fields as Partial<DnsmeRecord> & { name: string; type: string; value: string }),
         );
       }
+      if (segments.length === 5 && request.method === "DELETE") {
+        const index = domain.records.findIndex((r) => r.id === Number(segments[4]));
+        if (index < 0) return refuse(404, "Record not found");
+        domain.records.splice(index, 1);
+        return reply(200, {});
+      }
       if (segments.length === 5 && request.method === "PUT") {
         const index = domain.records.findIndex((r) => r.id === Number(segments[4]));
         if (index < 0) return refuse(404, "Record not found");
@@ -238,8 +244,10 @@ function check(body: Record<string, unknown>): string[] {
   const { name, type, value, ttl } = body;
   const problems: string[] = [];
   if (typeof name !== "string") problems.push("Name is required.");
-  if (type !== "A" && type !== "AAAA") problems.push("This fake knows A and AAAA records only.");
-  if (typeof value !== "string" || (type === "A" && !isIPv4(value)) || (type === "AAAA" && !isIPv6(value)))
+  if (type !== "A" && type !== "AAAA" && type !== "TXT") problems.push("This fake knows A, AAAA and TXT records only.");
+  if (type === "TXT" && (typeof value !== "string" || !/^".*"$/.test(value)))
+    problems.push("A TXT record's value must be quoted.");
+  if (type !== "TXT" && (typeof value !== "string" || (type === "A" ? !isIPv4(value) : !isIPv6(value))))
     problems.push(`Value is not a valid ${type === "AAAA" ? "IPv6" : "IPv4"} address.`);
   if (ttl !== undefined && (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 0))
     problems.push("TTL must be a non-negative number.");

@@ -4,6 +4,12 @@
 // answers, and the quirks a careless client trips over: without `ip` (and without `ipv6`) the
 // caller's own address is published, `ip=` takes either family, and `clear=true` empties both records.
 //
+// The TXT record (the ACME challenge): `txt=<value>` sets the subdomain's one TXT value, replacing
+// the one before, and `txt=&clear=true` empties it; either leaves the addresses as they are, and the
+// answer is a bare `OK`. Sources: lego `providers/dns/duckdns` (its client sends `txt=` and, to
+// remove, `clear=true`: "In DuckDNS you only have one TXT record shared with the domain and all
+// subdomains"), Posh-ACME's `Plugins/DuckDNS.ps1`, Home Assistant's duckdns `set_txt`.
+//
 // Documentation: https://www.duckdns.org/spec.jsp. No machine-readable description is published.
 //
 // Quirk switches: faults `{body}` (any answer, e.g. "KO" or an "OK" for another address) and
@@ -26,6 +32,8 @@ export interface DuckDnsDomain {
   /** "" when empty, as DuckDNS shows it. */
   ipv4: string;
   ipv6: string;
+  /** Its one TXT value; "" when empty. */
+  txt: string;
   /** How many updates changed it. */
   changes: number;
 }
@@ -64,6 +72,15 @@ export function startDuckDnsFake(): DuckDnsFake {
     const ip = query.ip ?? "";
     const ipv6 = query.ipv6 ?? "";
     if ((ip !== "" && !isIPv4(ip) && !isIPv6(ip)) || (ipv6 !== "" && !isIPv6(ipv6))) return "KO";
+
+    if (query.txt !== undefined) {
+      for (const domain of targets as DuckDnsDomain[]) {
+        const txt = query.clear === "true" ? "" : query.txt;
+        if (domain.txt !== txt) domain.changes++;
+        domain.txt = txt;
+      }
+      return "OK";
+    }
 
     let changed = false;
     for (const domain of targets as DuckDnsDomain[]) {
@@ -107,7 +124,15 @@ export function startDuckDnsFake(): DuckDnsFake {
   return Object.assign(server, {
     domains,
     addDomain(name: string, fields: Partial<Omit<DuckDnsDomain, "name">> = {}) {
-      const domain: DuckDnsDomain = { name, token: DUCKDNS_FAKE_TOKEN, ipv4: "", ipv6: "", changes: 0, ...fields };
+      const domain: DuckDnsDomain = {
+        name,
+        token: DUCKDNS_FAKE_TOKEN,
+        ipv4: "",
+        ipv6: "",
+        txt: "",
+        changes: 0,
+        ...fields,
+      };
       domains.set(name, domain);
       return domain;
     },

@@ -5,7 +5,9 @@
 // `count`/`total` saying how many are in the page and in all (as lego's recorded answer has them), each `{id, domain, host, ttl, prio,
 // geozone_id, type, rdata, last_mod}` with its numbers as strings and `host` relative (`@` the apex);
 // `POST /zones/records/{id}` changes a record (`{host, ttl, prio, type, rdata}`) and answers 200;
-// `PUT /zones/records/add/{domain}/{type}` adds one and answers 201 with it (its new `id` in `data`).
+// `PUT /zones/records/add/{domain}/{type}` adds one and answers 201 with it (its new `id` in `data`);
+// `DELETE /zones/records/{domain}/{id}` removes one (lego's easydns provider deletes its TXT so; a
+// TXT record's rdata is its text).
 // Wrong credentials: 401; a domain not the account's: 403 (404 where the fake's `unknownDomain` says
 // so); too many requests: "Enhance Your Calm", `{"error": {"code": 420, "message": …}}` with HTTP 420.
 //
@@ -142,6 +144,14 @@ export function startEasydnsFake(): EasydnsFake {
         prio: Number(body.prio ?? 0),
       });
       return envelope(201, record, "Record added");
+    }
+    // DELETE /zones/records/{domain}/{id}
+    if (request.method === "DELETE" && parts.length === 4 && parts[0] === "zones" && parts[1] === "records") {
+      const records = domains.get(parts[2]!);
+      const at = records?.findIndex((r) => r.id === parts[3]) ?? -1;
+      if (!records || at < 0) return error(404, `Record ${parts[3]} not found`);
+      const [gone] = records.splice(at, 1);
+      return envelope(200, gone, "Record deleted");
     }
     // POST /zones/records/{id}
     if (request.method === "POST" && parts.length === 3 && parts[0] === "zones" && parts[1] === "records") {

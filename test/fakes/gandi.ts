@@ -7,6 +7,10 @@
 // Sources: docs/services/gandi.md; api.gandi.net/docs/livedns; qdm12/ddns-updater providers/gandi/provider.go
 // (201 only); libdns/gandi client.go (error shape, total-count); octodns-gandi (TTL minimum 300).
 //
+// TXT sets (the ACME challenge) hold each value as a quoted string, as a zone file writes it, and a
+// DELETE of a set's path removes it (api.gandi.net/docs/livedns, "Delete record"; lego's gandiv5
+// provider quotes the value and deletes the set once it is empty).
+//
 // Documentation: https://api.gandi.net/docs/livedns/. No machine-readable description is published.
 //
 // Quirk switches: `omittedTtl` ("default": a PUT without rrset_ttl resets it; "kept"), faults
@@ -136,6 +140,11 @@ export function startGandiFake(options: { tokens?: string[] } = {}): GandiFake {
         ...rrset,
         rrset_href: `https://api.gandi.net/v5/livedns/domains/${fqdn}/records/${name}/${type}`,
       });
+    }
+    if (request.method === "DELETE") {
+      if (!sets.delete(key(name, type)))
+        return json(404, { code: 404, message: "The resource could not be found.", object: "HTTPNotFound" });
+      return new Response(null, { status: 204 });
     }
     if (request.method !== "PUT") return error(405);
 

@@ -8,7 +8,8 @@
 // dynamic set's geo-balancing chain (Update RRset, gcore.com/docs/api-reference/dns/rrsets).
 // Errors: `{"error": "..."}`.
 //
-// Sources: api.gcore.com/docs/dns (zones list/get; RRset get, create, update); independent clients:
+// Sources: api.gcore.com/docs/dns (zones list/get; RRset get, create, update, delete; a TXT
+// record's content is its text); independent clients:
 // the official Go SDK G-Core/gcore-dns-sdk-go, lego providers/dns/gcore, octodns-gcore.
 // UNSURE: the exact words of each refusal, and the throttle answer (modelled as 429 with Retry-After).
 
@@ -161,6 +162,11 @@ export function startGcoreFake(): GcoreFake {
     const key = `${name}/${type}`;
     const held = zone.rrsets.get(key);
     if (request.method === "GET") return held ? json(200, render(held)) : json(404, { error: "rrset not found" });
+    if (request.method === "DELETE") {
+      if (!held) return json(404, { error: "rrset not found" });
+      zone.rrsets.delete(key);
+      return json(200, {});
+    }
     if (request.method === "PUT" || request.method === "POST") {
       if (request.method === "PUT" && !held) return json(404, { error: "rrset not found" });
       if (request.method === "POST" && held) return json(409, { error: "rrset already exists" });

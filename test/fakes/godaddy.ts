@@ -9,7 +9,11 @@
 // Switches: `accessDenied` (the account has fewer than 10 domains and no Discount Domain Club plan);
 // faults `{status, code?, message?, fields?, retryAfterSec?, retryAfter?}`, `"malformed"`, `"html"`.
 //
-// Sources: developer.godaddy.com/doc/endpoint/domains (v1 list, recordGet, recordReplaceTypeName;
+// TXT records (the ACME challenge) are held as their text, unquoted, replaced whole by the same PUT
+// and removed with a DELETE of the type and name (lego's GoDaddy provider does both).
+//
+// Sources: developer.godaddy.com/doc/endpoint/domains (v1 list, recordGet, recordReplaceTypeName,
+// recordDeleteTypeName;
 // the Error, ErrorField and ErrorLimit models) and developer.godaddy.com/getstarted (API access
 // requirements, 60 requests a minute per endpoint); go-acme/lego providers/dns/godaddy/internal
 // (client.go, types.go, fixtures/error-extended.json); qdm12/ddns-updater providers/godaddy
@@ -131,6 +135,12 @@ export function startGodaddyFake(): GodaddyFake {
     const matching = () => records.filter((r) => r.type === type && r.name === name);
 
     if (request.method === "GET") return json(200, matching());
+    if (request.method === "DELETE") {
+      // recordDeleteTypeName: every record of this type and name; 404 when there is none.
+      if (matching().length === 0) return error(404, {}, "NOT_FOUND", "The requested resource was not found");
+      for (const old of matching()) records.splice(records.indexOf(old), 1);
+      return new Response(null, { status: 204 });
+    }
     if (request.method !== "PUT") return error(404, {}, "NOT_FOUND", "The requested resource was not found");
     const invalid = check(type, request.body);
     if (invalid) return invalid;
@@ -181,13 +191,16 @@ export function startGodaddyFake(): GodaddyFake {
 function check(type: string, body: unknown): Response | undefined {
   const field = (message: string, path: string) =>
     error(422, {}, undefined, undefined, [{ code: "INVALID_VALUE", message, path }]);
-  if (type !== "A" && type !== "AAAA") return field("type is not supported by this fake", "type");
+  if (type !== "A" && type !== "AAAA" && type !== "TXT") return field("type is not supported by this fake", "type");
   if (!Array.isArray(body) || body.length === 0) return field("must be a non-empty array of records", "records");
   for (const [i, item] of body.entries()) {
     if (typeof item !== "object" || item === null) return field("must be a record", `records[${i}]`);
     const { data, ttl } = item as Record<string, unknown>;
     if (typeof data !== "string" || (type === "A" && !isIPv4(data)) || (type === "AAAA" && !isIPv6(data))) {
-      return field(`data is not a valid ${type === "A" ? "IPv4" : "IPv6"} address`, `records[${i}].data`);
+      return field(
+        type === "TXT" ? "data must be a string" : `data is not a valid ${type === "A" ? "IPv4" : "IPv6"} address`,
+        `records[${i}].data`,
+      );
     }
     if (ttl !== undefined && (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 600 || ttl > 604800)) {
       return field("ttl must be between 600 and 604800", `records[${i}].ttl`);

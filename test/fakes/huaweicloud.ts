@@ -12,7 +12,8 @@
 // JSON.stringify output, which that reproduces byte for byte.
 //
 // Sources: Huawei Cloud DNS API reference (support.huaweicloud.com/intl/en-us/api-dns: ListPublicZones,
-// ShowPublicZone, ListRecordSetsByZone, UpdateRecordSet, CreateRecordSet, error codes), API Gateway
+// ShowPublicZone, ListRecordSetsByZone, UpdateRecordSet, CreateRecordSet, DeleteRecordSet; a TXT
+// record a quoted string, as lego's huaweicloud provider sends it; error codes), API Gateway
 // error codes and the AK/SK signing guide; jeessy2/ddns-go dns/huawei.go (the calls, the loose name
 // match); huaweicloud/huaweicloud-sdk-go-v3 core/auth/signer.
 //
@@ -182,7 +183,11 @@ export function startHuaweiFake(): HuaweiFake {
     if (
       !Array.isArray(records) ||
       records.length === 0 ||
-      !records.every((r) => typeof r === "string" && ((type === "A" && isIPv4(r)) || (type === "AAAA" && isIPv6(r))))
+      !records.every(
+        (r) =>
+          typeof r === "string" &&
+          ((type === "A" && isIPv4(r)) || (type === "AAAA" && isIPv6(r)) || (type === "TXT" && /^".*"$/.test(r))),
+      )
     ) {
       return dnsError(400, "DNS.0308", "Invalid record set value.");
     }
@@ -264,6 +269,12 @@ export function startHuaweiFake(): HuaweiFake {
       return json(202, setJson(zone, set));
     }
 
+    if (segments.length === 5 && request.method === "DELETE") {
+      const at = zone.recordsets.findIndex((s) => s.id === segments[4]);
+      if (at < 0) return dnsError(404, "DNS.0313", "This record set does not exist.");
+      const [gone] = zone.recordsets.splice(at, 1);
+      return json(202, setJson(zone, { ...gone!, status: "PENDING_DELETE" }));
+    }
     if (segments.length === 5 && request.method === "PUT") {
       const set = zone.recordsets.find((s) => s.id === segments[4]);
       if (!set) return dnsError(404, "DNS.0313", "This record set does not exist.");

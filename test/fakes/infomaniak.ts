@@ -5,8 +5,8 @@
 // or record the account does not have, 422 `validation_failed` with its per-field errors, 429).
 //
 // Sources: developer.infomaniak.com/docs/api (DNS zones records: GET/POST /2/zones/{zone}/records,
-// PUT /2/zones/{zone}/records/{record}); libdns/infomaniak client.go + types.go (v2 paths, record
-// fields, `@` for the apex, `with=` detail); go-acme/lego providers/dns/infomaniak/internal (v2
+// PUT and DELETE /2/zones/{zone}/records/{record}; a TXT record's target is its text);
+// libdns/infomaniak client.go + types.go (v2 paths, record fields, `@` for the apex, `with=` detail); go-acme/lego providers/dns/infomaniak/internal (v2
 // client, error and record fixtures). Infomaniak publishes no machine-readable description here.
 //
 // Quirk switch: `foreignZoneStatus` (what a name that is no zone of the account answers: 404
@@ -149,6 +149,10 @@ export function startInfomaniakFake(options: { tokens?: string[] } = {}): Infoma
     const record = records.find((r) => String(r.id) === segments[4]);
     if (!record) return error(404);
     if (request.method === "GET") return success(record);
+    if (request.method === "DELETE") {
+      records.splice(records.indexOf(record), 1);
+      return success(true);
+    }
     if (request.method !== "PUT") return error(405);
     const fields = isRecordBody(request.body) ? request.body : {};
     const problems = validate(record.type, { source: record.source, ...fields });

@@ -6,7 +6,8 @@
 // ({domain, name?, type?}) answers `{roId, domain, type, count, record: [{id, name, type, content,
 // ttl, prio}]}` with `name` the full host name and `record` left out when nothing matched;
 // `nameserver.updateRecord` ({id, content?, ttl?}) changes only the fields sent;
-// `nameserver.createRecord` ({domain, name, type, content, ttl}) answers `{id}`. Codes: 1000
+// `nameserver.createRecord` ({domain, name, type, content, ttl}) answers `{id}`;
+// `nameserver.deleteRecord` ({id}) removes one record (a TXT record's content is its text). Codes: 1000
 // success; 2200 "Authentication error" (a wrong login, a locked session, or no session); 2303
 // "Object does not exist" (a domain not the account's, a record id unknown); 2302 "Object exists";
 // 2005 "Parameter value syntax error"; 2502 "Session limit exceeded" (too many sessions).
@@ -219,6 +220,15 @@ export function startInwxFake(): InwxFake {
           ttl: Number(params.ttl ?? 3600),
         });
         return ok({ id: record.id });
+      }
+      case "nameserver.deleteRecord": {
+        const list = [...domains.values()].find((records) => records.some((r) => r.id === Number(params.id)));
+        if (!list) return notExist();
+        list.splice(
+          list.findIndex((r) => r.id === Number(params.id)),
+          1,
+        );
+        return ok();
       }
       default:
         return answer(2000, "Unknown command");

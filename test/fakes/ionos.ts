@@ -6,7 +6,8 @@
 // record; `POST /v1/zones/{id}/records` takes a list and answers the created records (201); errors
 // are `[{code, message}]` (401 UNAUTHORIZED, 404 NOT_FOUND, 400 INVALID_RECORD, 429).
 //
-// Sources: developer.hosting.ionos.com (DNS API v1 reference and its OpenAPI description); lego
+// Sources: developer.hosting.ionos.com (DNS API v1 reference and its OpenAPI description: a TXT
+// record's content is its text; `DELETE /v1/zones/{zoneId}/records/{recordId}` removes one); lego
 // providers/dns/ionos (internal/client.go, types.go, fixtures). UNSURE: the TTL range (modelled
 // 60–86400), the PUT's answer (the client reads none of it), and whether a 429 names a wait.
 
@@ -138,6 +139,10 @@ export function startIonosFake(): IonosFake {
     }
     const record = zone.records.find((r) => r.id === segments[4]);
     if (!record) return error(404, {}, "RECORD_NOT_FOUND", "Record not found.");
+    if (request.method === "DELETE") {
+      zone.records.splice(zone.records.indexOf(record), 1);
+      return new Response(null, { status: 200 });
+    }
     if (request.method !== "PUT") return error(405);
     const body =
       typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
@@ -186,7 +191,7 @@ export function startIonosFake(): IonosFake {
 }
 
 function check(type: unknown, content: unknown, ttl: unknown): string | undefined {
-  if (type !== "A" && type !== "AAAA") return "Record type is not supported by this fake.";
+  if (type !== "A" && type !== "AAAA" && type !== "TXT") return "Record type is not supported by this fake.";
   if (typeof content !== "string" || (type === "A" && !isIPv4(content)) || (type === "AAAA" && !isIPv6(content)))
     return "Record content is invalid.";
   if (ttl !== undefined && (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 60 || ttl > 86400))

@@ -7,7 +7,9 @@
 //
 // Sources: luadns.com/api.html; the answers recorded in luadns/luadns-ruby's test fixtures
 // (users/me err-bad-key, err-bad-accept, err-too-many; zones.index; zones/5/records.*); qdm12/ddns-updater
-// providers/luadns (GET records, PUT the whole record back).
+// providers/luadns (GET records, PUT the whole record back); luadns.com/api.html "Delete Record"
+// (`DELETE /zones/{zone_id}/records/{record_id}` answers the record deleted), as lego's luadns
+// provider removes its TXT record.
 //
 // Quirk switches: faults `{status, message, retryAfter}` (429 also sets X-Ratelimit-Reset), `"html"`,
 // `"malformed"` (a 200 with broken JSON).
@@ -165,6 +167,10 @@ export function startLuadnsFake(): LuadnsFake {
     const record = zone.records.find((r) => r.id === Number(segments[3]));
     if (!record || segments.length !== 4) return error(404, "Record not found");
     if (request.method === "GET") return json(200, record, limitHeaders());
+    if (request.method === "DELETE") {
+      zone.records.splice(zone.records.indexOf(record), 1);
+      return json(200, record, limitHeaders());
+    }
     if (request.method !== "PUT") return error(400);
     const problems = fieldProblems(String(body.type ?? ""), body);
     if (problems.length > 0) return json(400, problems, limitHeaders());

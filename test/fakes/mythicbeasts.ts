@@ -11,7 +11,8 @@
 // "404": it answers 404, as some clients expect — UNSURE which the service does), faults
 // `{status, error?, message?, retryAfter?}`, `"malformed"`, `"html"`.
 //
-// Sources: mythic-beasts.com/support/api/dnsv2 (authentication, selecting records, PUT), its
+// Sources: mythic-beasts.com/support/api/dnsv2 (authentication, selecting records, PUT, DELETE of a
+// selection; a TXT record's data is its text), its
 // tutorial (examples of every body) and the auth service page; go-acme/lego providers/dns/mythicbeasts
 // (types.go: the mutation answer); libdns/mythicbeasts (the `{error}` and `{errors}` bodies);
 // stalwartlabs/dns-update mythicbeasts.rs (404 on reading an empty selection treated as none) and
@@ -98,6 +99,12 @@ export function startMythicBeastsFake(): MythicBeastsFake {
           return json(404, { error: "No matching records found" });
         return json(200, { records: selected });
       }
+      if (request.method === "DELETE") {
+        // The selection goes (a `?data=` filter, which ddnsd does not send, would narrow it).
+        const kept = records.filter((r) => !(r.host === host && r.type === type));
+        records.splice(0, records.length, ...kept);
+        return json(200, { message: `${selected.length} records removed`, records_removed: selected.length });
+      }
       if (request.method === "PUT") {
         const body = request.body as { records?: unknown } | undefined;
         const sent = Array.isArray(body?.records) ? (body.records as Record<string, unknown>[]) : undefined;
@@ -164,7 +171,8 @@ function check(record: Record<string, unknown>, host: string, type: string): str
   const problems: string[] = [];
   if (record.host !== undefined && record.host !== host) problems.push(`host: does not match the URL (${host})`);
   if (record.type !== undefined && record.type !== type) problems.push(`type: does not match the URL (${type})`);
-  if (type !== "A" && type !== "AAAA") problems.push("type: this fake knows A and AAAA records only");
+  if (type !== "A" && type !== "AAAA" && type !== "TXT")
+    problems.push("type: this fake knows A, AAAA and TXT records only");
   const data = record.data;
   if (typeof data !== "string" || (type === "A" && !isIPv4(data)) || (type === "AAAA" && !isIPv6(data)))
     problems.push(`data: not a valid ${type === "AAAA" ? "IPv6" : "IPv4"} address`);

@@ -5,7 +5,9 @@
 // the record (a TTL left out goes back to 300), a POST that creates one, both answering the record,
 // and Name.com's `{"message", "details"}` answers.
 //
-// Sources: docs.name.com (API v4: authentication, domains, DNS records, errors, rate limits);
+// Sources: docs.name.com (API v4: authentication, domains, DNS records, errors, rate limits;
+// DeleteRecord, `DELETE /v4/domains/{domain}/records/{id}`, answers `{}`; a TXT record's answer is
+// its text);
 // qdm12/ddns-updater providers/namecom (getrecord.go, updaterecord.go, createrecord.go,
 // response.go); lego namedotcom (via namedotcom/go). UNSURE: the status for wrong credentials
 // (modelled as 403 "Permission Denied", as the clients above read it).
@@ -148,6 +150,10 @@ export function startNamecomFake(): NamecomFake {
     const record = records.find((r) => r.id === Number(segments[3]));
     if (!record) return error(404);
     if (request.method === "GET") return json(200, record);
+    if (request.method === "DELETE") {
+      records.splice(records.indexOf(record), 1);
+      return json(200, {});
+    }
     if (request.method !== "PUT") return error(405);
     const invalid = check(fields);
     if (invalid) return invalid;
@@ -192,7 +198,7 @@ export function startNamecomFake(): NamecomFake {
 
 function check(fields: Record<string, unknown>): Response | undefined {
   if (typeof fields.host !== "string") return error(400, {}, undefined, "host is required");
-  if (fields.type !== "A" && fields.type !== "AAAA")
+  if (fields.type !== "A" && fields.type !== "AAAA" && fields.type !== "TXT")
     return error(400, {}, undefined, "type is not supported by this fake");
   const answer = fields.answer;
   if (

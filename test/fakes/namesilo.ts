@@ -8,7 +8,7 @@
 // `dnsAddRecord`, answers the record's id. `code` comes as a number from listings and as a string
 // from writes, as the clients below found.
 //
-// Sources: namesilo.com/api-reference (dnsListRecords, dnsAddRecord, dnsUpdateRecord, listDomains,
+// Sources: namesilo.com/api-reference (dnsListRecords, dnsAddRecord, dnsUpdateRecord, dnsDeleteRecord, listDomains,
 // response codes); qdm12/ddns-updater providers/namesilo (provider.go); libdns/namesilo (client.go,
 // models.go, citing caddy-dns/namesilo#5 for the bare object). UNSURE: whether an update gives the
 // record a new id (modelled: it does, and says so in `record_id`), the shape of listDomains' domain
@@ -108,7 +108,7 @@ export function startNamesiloFake(): NamesiloFake {
     if (!keys.has(q.key ?? "")) return reply(operation, 110);
     if (operation === "listDomains")
       return reply(operation, 300, undefined, { domains: { domain: [...domains.keys()].sort() } });
-    if (!["dnsListRecords", "dnsAddRecord", "dnsUpdateRecord"].includes(operation))
+    if (!["dnsListRecords", "dnsAddRecord", "dnsUpdateRecord", "dnsDeleteRecord"].includes(operation))
       return reply(operation, 101, "Invalid API operation");
     const domain = q.domain ?? "";
     const records = domains.get(domain);
@@ -123,6 +123,12 @@ export function startNamesiloFake(): NamesiloFake {
         listed.length === 0 ? {} : { resource_record: listed.length === 1 ? listed[0] : listed },
         true,
       );
+    }
+    if (operation === "dnsDeleteRecord") {
+      const at = records.findIndex((r) => r.record_id === q.rrid);
+      if (at < 0) return reply(operation, 280, "Invalid record ID");
+      records.splice(at, 1);
+      return reply(operation, 300);
     }
     const invalid = check(q, operation === "dnsAddRecord");
     if (invalid) return reply(operation, 280, invalid);
@@ -190,7 +196,7 @@ function check(q: Record<string, string>, adding: boolean): string | undefined {
   if (q.rrhost === undefined || q.rrvalue === undefined) return "rrhost and rrvalue are required";
   if (!adding && q.rrid === undefined) return "rrid is required";
   if (adding) {
-    if (q.rrtype !== "A" && q.rrtype !== "AAAA") return "rrtype is not supported by this fake";
+    if (q.rrtype !== "A" && q.rrtype !== "AAAA" && q.rrtype !== "TXT") return "rrtype is not supported by this fake";
     if ((q.rrtype === "A" && !isIPv4(q.rrvalue)) || (q.rrtype === "AAAA" && !isIPv6(q.rrvalue)))
       return `Invalid ${q.rrtype} record value`;
   }

@@ -7,7 +7,9 @@
 // `{id, hostname, type, priority, destination, deleterecord, state}` with string ids, `hostname`
 // relative to the domain (`@` for the apex) and NO per-record TTL: the zone's TTL (`infoDnsZone`)
 // applies to every record. `updateDnsRecords` takes `dnsrecordset.dnsrecords`: a record with an id
-// is changed, one without is created, and the answer is the zone's whole record set.
+// is changed, one without is created, one with `deleterecord: true` is deleted (a TXT record's
+// destination is its text; lego's netcup provider deletes its TXT record so), and the answer is the
+// zone's whole record set.
 //
 // Sources: ccp.netcup.net/run/webservice/servers/endpoint.php (the web service's own description:
 // login, infoDnsZone, infoDnsRecords, updateDnsRecords, Dnsrecord, Responsemessage) and the
@@ -286,7 +288,8 @@ export function startNetcupFake(): NetcupFake {
 function check(record: Record<string, unknown>, zone: NetcupZone): string | undefined {
   if (typeof record.hostname !== "string" || record.hostname === "")
     return "Value in field hostname does not match requirements of type: hostname.";
-  if (record.type !== "A" && record.type !== "AAAA") return "The type of this record is not supported by this fake.";
+  if (record.type !== "A" && record.type !== "AAAA" && record.type !== "TXT")
+    return "The type of this record is not supported by this fake.";
   const destination = record.destination;
   if (
     typeof destination !== "string" ||

@@ -8,7 +8,8 @@
 // records of one (`{identifier, name, type, rdata, ttl}`, `name` relative, `@` the apex, paged).
 // `POST /domain/{id}/changeset` with `{autoCommit, strict, create: [{name, type, rdata, ttl}],
 // delete: [...]}` applies both at once as a new committed revision; with `strict` a delete that
-// matches no record refuses the whole changeset (422 `recordDoesNotExist`).
+// matches no record refuses the whole changeset (422 `recordDoesNotExist`). A TXT record's rdata
+// is its text.
 //
 // Sources: netcup's REST API and its OpenAPI description (api.netcup.com/v1/openapi.json, as the
 // clients below read it); acme.sh dnsapi/dns_netcup.sh (PR 7214), libdns/netcup's REST client and

@@ -4,7 +4,8 @@
 // (`{"code": 403, "message": "Invalid token."}`). Records have string ids, a name relative to the
 // domain (`@` for the apex), type, content and a TTL from Njalla's list.
 //
-// Sources: njal.la/api (the method list and parameters); go-acme/lego providers/dns/njalla/internal
+// Sources: njal.la/api (the method list and parameters; remove-record takes the domain and id, as
+// lego's njalla provider removes its TXT record); go-acme/lego providers/dns/njalla/internal
 // (fixtures: list_records, add_record, auth_error "Invalid token." code 403, missing-parameter
 // errors code 400); libdns/njalla types.go (record fields, edit-record with the whole record);
 // Sighery/gonjalla records.go (the TTLs Njalla takes: 60, 300, 900, 3600, 10800, 21600, 86400).
@@ -105,7 +106,7 @@ export function startNjallaFake(): NjallaFake {
         domains: [...domains.keys()].map((name) => ({ name, status: "active", expiry: "2030-01-01T00:00:00Z" })),
       });
     }
-    if (!["list-records", "add-record", "edit-record"].includes(body.method))
+    if (!["list-records", "add-record", "edit-record", "remove-record"].includes(body.method))
       return rpcError(body.id, 400, "unknown method");
     if (typeof params.domain !== "string") return rpcError(body.id, 400, "missing domain");
     const records = domains.get(params.domain);
@@ -132,6 +133,10 @@ export function startNjallaFake(): NjallaFake {
     if (params.id === undefined) return rpcError(body.id, 400, "missing id");
     const record = records.find((r) => r.id === String(params.id));
     if (!record) return rpcError(body.id, 404, "Record not found.");
+    if (body.method === "remove-record") {
+      records.splice(records.indexOf(record), 1);
+      return rpcResult(body.id, {});
+    }
     const problem = invalid(record.type, params);
     if (problem) return rpcError(body.id, 400, problem);
     // Changed in place, so a test holding the record sees what the API did.

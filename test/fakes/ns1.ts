@@ -10,7 +10,10 @@
 //
 // Switches: `zonesPerPage` (GET /zones pages behind `Link: <…>; rel="next"`, as ns1-go follows), faults `{status, message?, retryAfter?}`, `"malformed"`, `"html"`.
 //
-// Sources: NS1 API reference (ns1.com/api: zones, records GET/PUT/POST) and "API rate limiting"
+// A TXT record holds one answer per value, its rdata the text; a record is removed with a DELETE
+// of its path (NS1 API reference, "Delete a record"; lego's ns1 provider deletes the TXT record).
+//
+// Sources: NS1 API reference (ns1.com/api: zones, records GET/PUT/POST/DELETE) and "API rate limiting"
 // (help.ns1.com; ibm.com/docs/en/ns1-connect, api-rate-limiting: token buckets, e.g. 900 GETs or 300
 // POSTs per 300 s); ns1/ns1-go rest/client.go (the headers, `{message}`), rest/record.go (the
 // messages "record not found", "zone not found", "record already exists"), rest/model/dns/record.go,
@@ -162,6 +165,11 @@ export function startNs1Fake(): Ns1Fake {
       const body =
         typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
       if (request.method === "GET") return record ? reply(200, record) : message(404, "record not found");
+      if (request.method === "DELETE") {
+        if (!record) return message(404, "record not found");
+        zone.records.splice(zone.records.indexOf(record), 1);
+        return reply(200, {});
+      }
       if (request.method === "POST") {
         if (!record) return message(404, "record not found");
         const problem = check(type, body);
@@ -231,7 +239,7 @@ export function startNs1Fake(): Ns1Fake {
 
 /** What NS1 refuses in a record body: answers of the wrong kind, a TTL that is not a whole number. */
 function check(type: string, body: Record<string, unknown>): string | undefined {
-  if (type !== "A" && type !== "AAAA") return "this fake knows A and AAAA records only";
+  if (type !== "A" && type !== "AAAA" && type !== "TXT") return "this fake knows A, AAAA and TXT records only";
   if (body.answers !== undefined) {
     if (!Array.isArray(body.answers)) return "answers must be a list";
     for (const answer of body.answers as Record<string, unknown>[]) {

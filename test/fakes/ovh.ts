@@ -12,7 +12,8 @@
 // /auth/time, consumer key access rules); the official SDK ovh/go-ovh (ovh.go: the signer, whose
 // test vectors test/dns/ovh.test.ts repeats); independent clients: qdm12/ddns-updater providers/ovh
 // (getrecords.go, updaterecord.go: PUT {target} only, refresh.go, errors.go) and lego
-// providers/dns/ovh. UNSURE: the exact words of refusals (modelled on what clients quote: "Invalid
+// providers/dns/ovh (a TXT record per value, the text as `target`, deleted by id with `DELETE
+// …/record/{id}`, each change followed by a refresh). UNSURE: the exact words of refusals (modelled on what clients quote: "Invalid
 // signature", "This credential does not exist", "This call has not been granted"); whether
 // `subDomain=` (empty) filters for the apex (the client checks each record's subDomain itself); the
 // request limit (undocumented; the throttle fault is a plain 429).
@@ -167,6 +168,10 @@ export function startOvhFake(): OvhFake {
     const record = records.find((r) => r.id === Number(segments[4]));
     if (!record) return error(404, `The requested object (id = ${segments[4]}) does not exist`);
     if (request.method === "GET") return json(200, record);
+    if (request.method === "DELETE") {
+      records.splice(records.indexOf(record), 1);
+      return json(200, null);
+    }
     if (request.method !== "PUT") return error(405, "Method not allowed");
     const invalid = check(record.fieldType, fields);
     if (invalid) return error(400, invalid);
@@ -221,7 +226,7 @@ export function startOvhFake(): OvhFake {
 }
 
 function check(type: string, fields: Record<string, unknown>): string | undefined {
-  if (type !== "A" && type !== "AAAA") return "Invalid field type";
+  if (type !== "A" && type !== "AAAA" && type !== "TXT") return "Invalid field type";
   const target = fields.target;
   if (
     target !== undefined &&

@@ -3,7 +3,7 @@
 // refused edit to a record's current content, the parked ALIAS @ / CNAME * that block A records, and
 // the openresty 503 page for a key asking faster than its limit.
 //
-// Sources besides docs/services/porkbun.md: porkbun.com/llms-full.txt (endpoints, `start` on listAll, the create
+// Sources besides docs/services/porkbun.md: porkbun.com/llms-full.txt (endpoints, `start` on listAll, delete by id, the create
 // answer `{"status":"SUCCESS","id":…}`); qdm12/ddns-updater docs/porkbun.md and issues #546 (the
 // create error's words), #774 (the parked records); certbot_dns_porkbun PR #45 ("Invalid domain.").
 // Where docs/services/porkbun.md says UNSURE the fake plays both: ids and ttls as strings or numbers, listAll
@@ -261,6 +261,13 @@ export function startPorkbunFake(): PorkbunFake {
           return error("Edit error: We were unable to edit the DNS record.");
         }
         for (const record of matching) applyEdit(record, body);
+        return success();
+      }
+      case "delete": {
+        // `/dns/delete/{domain}/{id}` (porkbun.com/llms-full.txt, "Delete Record by Domain and ID").
+        const at = domain.records.findIndex((r) => r.id === rest[0]);
+        if (at < 0) return error("Delete error: We were unable to delete the DNS record.");
+        domain.records.splice(at, 1);
         return success();
       }
       default:

@@ -6,6 +6,11 @@
 // alias and weighted sets, CREATE/UPSERT/DELETE change batches with the real refusals
 // (`<InvalidChangeBatch>`), and throttling as HTTP 400 `Throttling` without Retry-After.
 //
+// TXT values are quoted strings (a bare one is refused, InvalidCharacterString), and a DELETE must
+// name the set exactly as it is, TTL and values, or it is refused (Route 53 API reference,
+// ChangeResourceRecordSets: "the values provided do not match the current values"; lego's
+// route53 provider deletes the TXT set with the values it read).
+//
 // Sources: docs/services/route53.md; Route 53 API reference (ListHostedZonesByName, ListResourceRecordSets,
 // ChangeResourceRecordSets, GetHostedZone, GetHostedZoneCount, Common Errors); DeveloperGuide
 // "DNSDomainNameFormat"; qdm12/ddns-updater providers/route53/api.go (answer documents).
@@ -268,6 +273,11 @@ export function startRoute53Fake(): Route53Fake {
         );
       }
       for (const value of values) {
+        if (type === "TXT" && !/^".*"$/.test(value)) {
+          problems.push(
+            `Invalid Resource Record: 'FATAL problem: InvalidCharacterString (Value should be enclosed in quotation marks) encountered with '${value}''`,
+          );
+        }
         if ((type === "A" && !isIPv4(value)) || (type === "AAAA" && !isIPv6(value))) {
           problems.push(
             `Invalid Resource Record: 'FATAL problem: ${type === "A" ? "ARRDATAIllegalIPv4Address (Value is not a valid IPv4 address)" : "AAAARRDATAIllegalIPv6Address (Value is not a valid IPv6 address)"} encountered with '${value}''`,
@@ -286,7 +296,12 @@ export function startRoute53Fake(): Route53Fake {
         // Replaces the whole set: what the change leaves out is gone.
         applied.push(() => (index >= 0 ? zone.sets.splice(index, 1, next) : zone.sets.push(next)));
       } else if (action === "DELETE") {
-        if (index < 0) problems.push(`Tried to delete resource record set ${label} but it was not found`);
+        const held = zone.sets[index];
+        if (!held) problems.push(`Tried to delete resource record set ${label} but it was not found`);
+        else if (held.ttl !== next.ttl || held.values.join("\n") !== values.join("\n"))
+          problems.push(
+            `Tried to delete resource record set ${label} but the values provided do not match the current values`,
+          );
         else applied.push(() => zone.sets.splice(index, 1));
       } else {
         return errorResponse(

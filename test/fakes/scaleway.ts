@@ -5,8 +5,10 @@
 // priority, comment, and a dynamic record's geo_ip_config / weighted_config / http_service_config /
 // view_config}]}`, paged by `page` and `page_size` like the zones; an empty `name` filters nothing) and `PATCH /dns-zones/{zone}/records` with
 // `{changes: [{add: {records}} | {set: {id_fields: {name, type, data?, ttl?}, records}}]}`: a `set`
-// replaces every record its id_fields match (none matched: 404), all changes of a request applied
-// together or none; it answers `{records}` (the records written). Errors: `{message, type, …}`.
+// replaces every record its id_fields match (none matched: 404), a `{delete: {id}}` removes one record,
+// all changes of a request applied together or none; it answers `{records}` (the records written).
+// A TXT record's data is its text in quotes (lego's scaleway provider quotes it). Errors:
+// `{message, type, …}`.
 //
 // Checked against Scaleway's OpenAPI description (test/conformance/descriptions/scaleway.json):
 // every request is validated; a forbidden one gets 400 invalid_arguments and is recorded.
@@ -135,8 +137,11 @@ export function startScalewayFake(): ScalewayFake {
     const r = value as Record<string, unknown>;
     if (typeof r.name !== "string" || r.name.endsWith("."))
       return invalid(`${at}.name`, "must be a name relative to the zone");
-    if (r.type !== "A" && r.type !== "AAAA") return invalid(`${at}.type`, "this fake holds A and AAAA only");
-    if (typeof r.data !== "string" || (r.type === "A" ? !isIPv4(r.data) : !isIPv6(r.data)))
+    if (r.type !== "A" && r.type !== "AAAA" && r.type !== "TXT")
+      return invalid(`${at}.type`, "this fake holds A, AAAA and TXT only");
+    if (typeof r.data !== "string") return invalid(`${at}.data`, "is required");
+    if (r.type === "TXT" && !/^".*"$/.test(r.data)) return invalid(`${at}.data`, "a TXT record's data must be quoted");
+    if (r.type !== "TXT" && (r.type === "A" ? !isIPv4(r.data) : !isIPv6(r.data)))
       return invalid(`${at}.data`, `must be an ${r.type === "A" ? "IPv4" : "IPv6"} address`);
     if (typeof r.ttl !== "number" || r.ttl < 60) return invalid(`${at}.ttl`, "must be at least 60");
     // A record is replaced by what is sent: a dynamic config not sent is gone.
@@ -163,6 +168,13 @@ export function startScalewayFake(): ScalewayFake {
     const next = [...zones.get(zone)!];
     const written: ScalewayRecord[] = [];
     for (const [index, change] of (body.changes as Record<string, unknown>[]).entries()) {
+      if (change?.delete !== undefined && Object.keys(change).length === 1) {
+        const id = (change.delete as { id?: unknown }).id;
+        const at = next.findIndex((r) => r.id === id);
+        if (at < 0) return json(404, { message: "record not found", type: "not_found", resource: "record" });
+        next.splice(at, 1);
+        continue;
+      }
       const operation = change?.add ?? change?.set;
       const records = (operation as { records?: unknown } | undefined)?.records;
       if (!Array.isArray(records) || Object.keys(change).length !== 1)

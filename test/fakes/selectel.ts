@@ -11,7 +11,8 @@
 //
 // Sources: docs.selectel.ru (DNS hosting API v2; Keystone tokens for service users);
 // selectel/domains-go pkg/v2 and its test fixtures (the official Go client); go-acme/lego
-// providers/dns/selectelv2.
+// providers/dns/selectelv2 (a TXT record's content in quotes; the rrset deleted by id with
+// `DELETE /zones/{zone}/rrset/{rrset}` once its last value goes).
 //
 // Quirk switches: `users` (delete one to refuse it), `revokeTokens()`; faults
 // `{status, error, description?, retryAfter?}`, "malformed", "html" (match `/dns` paths to spare the login).
@@ -181,8 +182,12 @@ export function startSelectelFake(): SelectelFake {
     const out: { content: string; disabled: boolean }[] = [];
     for (const r of records) {
       const content = typeof r === "object" && r !== null ? (r as Record<string, unknown>).content : undefined;
-      if (typeof content !== "string" || !((type === "A" && isIPv4(content)) || (type === "AAAA" && isIPv6(content))))
-        return null;
+      const valid =
+        typeof content === "string" &&
+        ((type === "A" && isIPv4(content)) ||
+          (type === "AAAA" && isIPv6(content)) ||
+          (type === "TXT" && /^".*"$/.test(content)));
+      if (!valid) return null;
       out.push({ content, disabled: (r as Record<string, unknown>).disabled === true });
     }
     return out;
@@ -239,6 +244,12 @@ export function startSelectelFake(): SelectelFake {
       };
       zone.rrsets.push(rrset);
       return json(201, rrsetJson(zone, rrset));
+    }
+    if (s.length === 4 && request.method === "DELETE") {
+      const at = zone.rrsets.findIndex((r) => r.id === s[3]);
+      if (at < 0) return dnsError(404, "not_found", "rrset not found");
+      zone.rrsets.splice(at, 1);
+      return new Response(null, { status: 204 });
     }
     if (s.length === 4 && request.method === "PATCH") {
       const rrset = zone.rrsets.find((r) => r.id === s[3]);

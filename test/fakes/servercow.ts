@@ -1,7 +1,9 @@
 // A stand-in for Servercow's DNS API v1: `/dns/v1/domains/{domain}` with the X-Auth-Username and
 // X-Auth-Password headers; GET lists the domain's records (`name` relative, `""` for the apex;
 // `content` a string, or an array for TXT/CAA/TLSA), POST `{type, name, content, ttl}` creates the
-// name and type or replaces everything it held and answers `{"message": "ok"}`. Failures are
+// name and type or replaces everything it held and answers `{"message": "ok"}`, DELETE `{type,
+// name}` removes that set (the wiki's api-syntax; lego's servercow provider deletes its TXT so,
+// and sends a TXT set's values as an array). Failures are
 // `{"error": "…"}` with HTTP 200 — refused credentials too — and a domain outside the account
 // answers `no such domain in user context`.
 //
@@ -74,9 +76,16 @@ export function startServercowFake(): ServercowFake {
     if (!records) return error("no such domain in user context");
 
     if (request.method === "GET") return json(200, records);
-    if (request.method !== "POST") return error("method not allowed");
     const body =
       typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
+    if (request.method === "DELETE") {
+      // `{type, name}`: the name and type's whole set goes.
+      if (typeof body.type !== "string" || typeof body.name !== "string") return error("missing parameters");
+      const doomed = records.filter((r) => r.name === body.name && r.type === body.type);
+      for (const record of doomed) records.splice(records.indexOf(record), 1);
+      return json(200, { message: "ok" });
+    }
+    if (request.method !== "POST") return error("method not allowed");
     const { type, name, content, ttl } = body;
     if (typeof type !== "string" || typeof name !== "string" || content === undefined)
       return error("missing parameters");

@@ -13,8 +13,9 @@
 // JSON.stringify output, which that reproduces byte for byte.
 //
 // Sources: Tencent Cloud DNSPod API documentation (cloud.tencent.com/document/api/1427: common
-// parameters, Signature v3, DescribeDomainList, DescribeRecordList, ModifyRecord, CreateRecord, error
-// codes); jeessy2/ddns-go dns/tencent_cloud.go (the calls, RecordLine 默认, the Response.Error shape);
+// parameters, Signature v3, DescribeDomainList, DescribeRecordList, ModifyRecord, CreateRecord,
+// DeleteRecord (by RecordId; a TXT record's Value is its text), error codes); jeessy2/ddns-go
+// dns/tencent_cloud.go (the calls, RecordLine 默认, the Response.Error shape);
 // TencentCloud/tencentcloud-sdk-go dnspod/v20210323 errors.go (the codes and their meanings).
 //
 // Quirk switches: `minTtl` (1, a paid plan; 600 the free plan), `clockSkewSeconds` (the fake's clock
@@ -314,6 +315,15 @@ export function startTencentFake(): TencentFake {
           Remark: typeof fields.Remark === "string" ? fields.Remark : "",
         });
         return answer({ RecordId: record.RecordId });
+      }
+      case "DeleteRecord": {
+        const absent = missing(["Domain", "RecordId"]);
+        if (absent) return error("MissingParameter", `The request is missing a required parameter \`${absent}\`.`);
+        const records = domains.get(String(fields.Domain).toLowerCase());
+        const at = records?.findIndex((r) => r.RecordId === fields.RecordId) ?? -1;
+        if (!records || at < 0) return error("InvalidParameter.RecordIdInvalid", "The record number is incorrect.");
+        records.splice(at, 1);
+        return answer({});
       }
       case "CreateRecord": {
         const absent = missing(["Domain", "RecordType", "RecordLine", "Value"]);

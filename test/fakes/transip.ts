@@ -7,7 +7,8 @@
 // changing the content of the one entry with that name, expire and type (204); `POST` adding one
 // (201); errors as `{"error": "…"}`.
 //
-// Sources: api.transip.nl/rest/docs.html (authentication, domains, DNS); the official SDK
+// Sources: api.transip.nl/rest/docs.html (authentication, domains, DNS: `DELETE …/dns` with the
+// `dnsEntry` to remove, named by name, expire, type and content); the official SDK
 // transip/transip-api-php (its AuthRepository signs json_encode(body) with openssl_sign SHA-512);
 // independent clients: StackExchange/dnscontrol providers/transip (via transip/gotransip), lego
 // providers/dns/transip, the transip-dns Python client (DnsEntry: name, expire, type, content).
@@ -149,6 +150,16 @@ export function startTransipFake(): TransipFake {
       });
       return new Response(null, { status: 201 });
     }
+    if (request.method === "DELETE") {
+      // The entry named by all four of its fields goes.
+      const at = entries.findIndex(
+        (e) =>
+          e.name === given.name && e.type === given.type && e.expire === given.expire && e.content === given.content,
+      );
+      if (at < 0) return error(404, "DNS entry not found");
+      entries.splice(at, 1);
+      return new Response(null, { status: 204 });
+    }
     if (request.method !== "PATCH") return error(405, "Method not allowed");
     const matching = entries.filter((e) => e.name === given.name && e.type === given.type && e.expire === given.expire);
     if (matching.length === 0) return error(404, "DNS entry not found");
@@ -196,7 +207,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function check(entry: Record<string, unknown>): string | undefined {
   if (typeof entry.name !== "string" || entry.name === "") return "dnsEntry.name is required";
-  if (entry.type !== "A" && entry.type !== "AAAA") return "dnsEntry.type is not supported by this fake";
+  if (entry.type !== "A" && entry.type !== "AAAA" && entry.type !== "TXT")
+    return "dnsEntry.type is not supported by this fake";
   if (typeof entry.expire !== "number" || !Number.isInteger(entry.expire) || entry.expire < 60 || entry.expire > 86400)
     return "dnsEntry.expire is invalid";
   const content = entry.content;

@@ -12,7 +12,7 @@
 // Switches: faults `{status, code?, message?, resetInSeconds?, retryAfter?}`, `"malformed"`, `"html"`.
 //
 // Sources: vercel.com/docs/rest-api (dns: list-existing-dns-records, create-a-dns-record,
-// update-an-existing-dns-record; domains; errors); vercel/sdk docs/models, generated from the OpenAPI
+// update-an-existing-dns-record, remove-a-dns-record (`DELETE /v2/domains/{domain}/records/{id}`); domains; errors); vercel/sdk docs/models, generated from the OpenAPI
 // description at openapi.vercel.sh (ResponseBodyRecords, Pagination, UpdateRecordRequestBody,
 // UpdateRecordResponseBody, CreateRecordResponseBody); jeessy2/ddns-go dns/vercel.go; go-acme/lego
 // providers/dns/vercel/internal; stalwartlabs/dns-update providers/vercel.rs. UNSURE: the status of a
@@ -199,6 +199,20 @@ export function startVercelFake(): VercelFake {
       });
       return json(200, { uid: record.id, updated: record.updated });
     }
+    // DELETE /v2/domains/{domain}/records/{id}
+    if (
+      segments[0] === "v2" &&
+      segments[1] === "domains" &&
+      segments[3] === "records" &&
+      segments.length === 5 &&
+      request.method === "DELETE"
+    ) {
+      const domain = visible(segments[2]!);
+      const at = domain?.records.findIndex((r) => r.id === segments[4]) ?? -1;
+      if (!domain || at < 0) return error(404, {}, "not_found", `DNS record ${segments[4]} not found`);
+      domain.records.splice(at, 1);
+      return json(200, {});
+    }
     // PATCH /v1/domains/records/{id}
     if (
       segments[0] === "v1" &&
@@ -276,7 +290,7 @@ export function startVercelFake(): VercelFake {
 }
 
 function check(type: unknown, value: unknown, ttl: unknown): Response | undefined {
-  if (type !== "A" && type !== "AAAA")
+  if (type !== "A" && type !== "AAAA" && type !== "TXT")
     return error(400, {}, "bad_request", "Invalid request: `type` is not supported by this fake");
   if (typeof value !== "string" || (type === "A" && !isIPv4(value)) || (type === "AAAA" && !isIPv6(value))) {
     return error(400, {}, "invalid_value", `The value is not a valid ${type === "A" ? "IPv4" : "IPv6"} address`);

@@ -33,6 +33,16 @@ export interface ZoneAccess<Fake> {
   ttl: number;
   /** The TTL the service keeps when it is sent `ttl`, where it does not keep every value (Linode rounds). */
   storedTtl?(ttl: number): number;
+  /** The name's TXT values at the fake, for a service whose description says `holdsTxt`. */
+  txt?: TxtAccess<Fake>;
+}
+
+/** A zone's TXT values as the fake holds them (`name` the full name), unquoted. */
+export interface TxtAccess<Fake> {
+  /** Puts `value` among the name's TXT values, as someone else (another tool, a person) would. */
+  add(fake: Fake, zone: string, name: string, value: string): void;
+  /** The name's TXT values, in any order; [] when it has none. */
+  values(fake: Fake, zone: string, name: string): string[];
 }
 
 export interface ServiceAdapter<Fake extends FakeServer<any> = FakeServer<any>> {

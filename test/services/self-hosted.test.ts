@@ -24,10 +24,15 @@ import {
   startPowerDns,
   ZONE,
 } from "../servers/name-servers";
+import { loopbackAddresses } from "../servers/zone-pair";
 import { makeTestApp, type TestApp } from "../support";
 import { domainState, duePass, forceUpdate, historyOf, NEXT_IPV4 } from "../updater/harness";
 
 const DETECTED: Record<RecordType, string> = { A: ECHO_DEFAULT_IPV4, AAAA: ECHO_DEFAULT_IPV6 };
+/** The ACME challenge tests' PowerDNS: a loopback address of their own, on port 53. */
+const ACME_ADDRESS = "127.31.0.47";
+/** A TXT value of the challenge name that ddnsd did not write: it must stay. */
+const FOREIGN = "another-value-ddnsd-must-keep";
 
 test("the name servers the self-hosted tests run are installed (bind9, knot, pdns-server, pdns-backend-sqlite3, bind9-dnsutils)", () => {
   expect(missingPrograms()).toEqual([]);
@@ -39,19 +44,24 @@ interface Rig<Server extends NameServer> {
   t: TestApp;
 }
 
-function useRig<Server extends NameServer>(start: () => Promise<Server>): () => Rig<Server> {
+function useRig<Server extends NameServer>(
+  start: () => Promise<Server>,
+  settings: Record<string, string> = {},
+): () => Rig<Server> {
   let rig: Rig<Server> | undefined;
   beforeAll(async () => {
     const server = await start();
     const echo = startEchoFake();
-    const t = await makeTestApp({ DDNS_IPV4_URLS: `${echo.url}/v4`, DDNS_IPV6_URLS: `${echo.url}/v6` });
+    const t = await makeTestApp({ DDNS_IPV4_URLS: `${echo.url}/v4`, DDNS_IPV6_URLS: `${echo.url}/v6`, ...settings });
     await t.token();
     rig = { server, echo, t };
   });
   beforeEach(() => {
     const { echo, t } = rig!;
     echo.reset();
-    t.ctx.sqlite.exec("DELETE FROM history; DELETE FROM domains; DELETE FROM providers;");
+    t.ctx.sqlite.exec(
+      "DELETE FROM history; DELETE FROM acme_values; DELETE FROM acme_keys; DELETE FROM domains; DELETE FROM providers;",
+    );
     t.ctx.publicIp.ipv4 = t.ctx.publicIp.ipv6 = t.ctx.publicIp.checkedAt = null;
   });
   afterAll(async () => {
@@ -89,7 +99,7 @@ async function createDomain(
 
 /** The one record dig sees for `name type`, as "address ttl"; "" when there is none. */
 async function published(server: NameServer, name: string, type: string): Promise<string> {
-  const answer = await dig(server.port, name, type);
+  const answer = await dig(server.port, name, type, server.host);
   return answer.records
     .filter((record) => record.type === type)
     .map((record) => `${record.data} ${record.ttl}`)
@@ -97,7 +107,7 @@ async function published(server: NameServer, name: string, type: string): Promis
 }
 
 async function serial(server: NameServer, zone: string): Promise<number> {
-  const [soa] = (await dig(server.port, zone, "SOA")).records;
+  const [soa] = (await dig(server.port, zone, "SOA", server.host)).records;
   return Number(soa?.data.split(" ")[2]);
 }
 
@@ -450,5 +460,102 @@ describe("powerdns against PowerDNS", () => {
       { type: "powerdns", credentials: { api_key: "key" }, options: { server: `http://127.0.0.1:${port}` } },
       /PowerDNS: request failed|Unable to connect|ECONNREFUSED/,
     );
+  });
+});
+
+describe("powerdns holds the ACME challenge (certificate keys)", () => {
+  // PowerDNS on a loopback address of its own, port 53, where the zone's NS record points: the
+  // challenge's wait asks it, as it would ask a home's PowerDNS, and answers once it serves the value.
+  let removeAddress = () => {};
+  beforeAll(() => {
+    removeAddress = loopbackAddresses([ACME_ADDRESS]);
+  });
+  afterAll(() => removeAddress());
+  const current = useRig(
+    () =>
+      startPowerDns({
+        listen: { address: ACME_ADDRESS, port: 53 },
+        records: [`_acme-challenge.home 120 IN TXT "${FOREIGN}"`],
+      }),
+    { DDNS_RESOLVERS: ACME_ADDRESS },
+  );
+  const VALUE_1 = "a".repeat(43);
+  const VALUE_2 = `${"b".repeat(42)}_`;
+  const CHALLENGE = `_acme-challenge.home.${ZONE}`;
+
+  /** The TXT texts dig sees at `name`, sorted, each with its TTL. */
+  async function txt(server: NameServer, name: string): Promise<string[]> {
+    const answer = await dig(server.port, name, "TXT", server.host);
+    return answer.records.map((record) => `${record.data} ${record.ttl}`).sort();
+  }
+
+  async function keyFor(t: TestApp, server: PowerDns, hostname: string) {
+    const providerId = await createProvider(t, {
+      type: "powerdns",
+      credentials: { api_key: server.apiKey },
+      options: { server: server.apiUrl },
+    });
+    const domainId = await createDomain(t, providerId, hostname, "A");
+    const key = await t.request("POST", "/api/v1/acme-keys", { body: { name: "proxy", domain_ids: [domainId] } });
+    expect(key.status).toBe(200);
+    const basic = `Basic ${Buffer.from(`${key.body.username}:${key.body.password}`).toString("base64")}`;
+    return {
+      httpreq: (action: "present" | "cleanup", value: string) =>
+        t.request("POST", `/acme/${action}`, {
+          token: null,
+          headers: { authorization: basic },
+          body: { fqdn: `_acme-challenge.${hostname}.`, value },
+        }),
+      acmeDns: (value: string) =>
+        t.request("POST", "/acme-dns/update", {
+          token: null,
+          headers: { "x-api-user": key.body.username, "x-api-key": key.body.password },
+          body: { subdomain: hostname, txt: value },
+        }),
+    };
+  }
+
+  test("present adds one value beside the name's other TXT value and answers once PowerDNS serves it; cleanup removes exactly it", async () => {
+    const { server, t } = current();
+    const key = await keyFor(t, server, `home.${ZONE}`);
+    const address = await published(server, `home.${ZONE}`, "A");
+
+    expect((await key.httpreq("present", VALUE_1)).status).toBe(200);
+    // Served when the answer came: the wait asked PowerDNS itself and saw the value.
+    expect(t.logs.some((line) => line.includes("acme challenge served") && line.includes(CHALLENGE))).toBe(true);
+    expect(await txt(server, CHALLENGE)).toEqual([`"${FOREIGN}" 120`, `"${VALUE_1}" 120`].sort());
+
+    // acme-dns adds a second value (the wildcard's) and keeps the first.
+    expect((await key.acmeDns(VALUE_2)).status).toBe(200);
+    expect(await txt(server, CHALLENGE)).toEqual([`"${FOREIGN}" 120`, `"${VALUE_1}" 120`, `"${VALUE_2}" 120`].sort());
+
+    // A value already there is not written again (the zone's serial stays).
+    const before = await serial(server, ZONE);
+    expect((await key.httpreq("present", VALUE_1)).status).toBe(200);
+    expect(await serial(server, ZONE)).toBe(before);
+
+    expect((await key.httpreq("cleanup", VALUE_1)).status).toBe(200);
+    expect(await txt(server, CHALLENGE)).toEqual([`"${FOREIGN}" 120`, `"${VALUE_2}" 120`].sort());
+    expect((await key.httpreq("cleanup", VALUE_2)).status).toBe(200);
+    expect(await txt(server, CHALLENGE)).toEqual([`"${FOREIGN}" 120`]);
+    expect(await published(server, `home.${ZONE}`, "A")).toBe(address);
+    expect(await published(server, `www.${ZONE}`, "TXT")).toBe('"keep me" 3600');
+  });
+
+  test("a name with no TXT of its own gets a set holding the value (TTL 60), and no empty set is left after cleanup", async () => {
+    const { server, t } = current();
+    const key = await keyFor(t, server, `www.${ZONE}`);
+    expect((await key.httpreq("present", VALUE_1)).status).toBe(200);
+    expect(await txt(server, `_acme-challenge.www.${ZONE}`)).toEqual([`"${VALUE_1}" 60`]);
+    expect((await key.httpreq("cleanup", VALUE_1)).status).toBe(200);
+    expect(await txt(server, `_acme-challenge.www.${ZONE}`)).toEqual([]);
+    const zone = await fetch(`${server.apiUrl}/api/v1/servers/localhost/zones/${ZONE}.`, {
+      headers: { "X-API-Key": server.apiKey },
+    });
+    const sets = ((await zone.json()) as { rrsets: { name: string }[] }).rrsets;
+    expect(sets.filter((set) => set.name === `_acme-challenge.www.${ZONE}.`)).toEqual([]);
+    // The name's own records are as they were.
+    expect(await published(server, `www.${ZONE}`, "TXT")).toBe('"keep me" 3600');
+    expect(await published(server, `www.${ZONE}`, "A")).toBe("192.0.2.10 1234");
   });
 });

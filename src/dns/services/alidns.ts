@@ -27,9 +27,10 @@ import { plural } from "../../util/plural";
 import { type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type RecordSet, type TxtApi, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { signedQuery } from "../signing/alidns-signature";
+import { txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Alibaba Cloud DNS";
@@ -48,7 +49,7 @@ interface Kept {
 export function createAlidnsApi(
   credentials: { access_key_id: string; access_key_secret: string },
   context: ClientContext,
-): ZoneApi {
+): ZoneApi & { txt: TxtApi } {
   function call(parameters: Record<string, string>): Promise<Step<JsonAnswer>> {
     const query = signedQuery(
       parameters,
@@ -86,8 +87,38 @@ export function createAlidnsApi(
     return { ok: true, value: { id: String(body.RecordId ?? id), values: [address], ttl, raw: kept } };
   }
 
+  // One record per value, its Value the text itself; removed by id (DeleteDomainRecord).
+  const txt = txtRecords({
+    async list(zone, name) {
+      const read = await call({
+        Action: "DescribeSubDomainRecords",
+        DomainName: zone.id,
+        SubDomain: name,
+        Type: "TXT",
+        PageSize: String(PAGE_SIZE),
+      });
+      if (!read.ok) return read;
+      const rr = relativeName(name, zone.id, "@");
+      const records = objectsIn(asObject(asObject(read.value.body).DomainRecords).Record).filter(
+        (r) => String(r.RR ?? "").toLowerCase() === rr && r.Type === "TXT" && r.RecordId !== undefined,
+      );
+      return { ok: true, value: records.map((r) => ({ id: String(r.RecordId), value: unquotedTxt(r.Value) })) };
+    },
+    create: (zone, name, value) =>
+      call({
+        Action: "AddDomainRecord",
+        DomainName: zone.id,
+        RR: relativeName(name, zone.id, "@"),
+        Type: "TXT",
+        Value: value,
+        TTL: String(NEW_RECORD_TTL),
+      }),
+    delete: (_zone, record) => call({ Action: "DeleteDomainRecord", RecordId: record.id }),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       const listed = await listDomains(1, 1);
@@ -225,11 +256,12 @@ export const alidns = defineService({
   // second, DescribeSubDomainRecords 300), and since 2025 it also throttles adaptively
   // (Throttling.User): ddnsd stays far below both.
   rateLimits: [{ requests: 5, perSeconds: 1 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(
-      createAlidnsApi(
-        { access_key_id: credentials.access_key_id ?? "", access_key_secret: credentials.access_key_secret ?? "" },
-        context,
-      ),
-    ),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createAlidnsApi(
+      { access_key_id: credentials.access_key_id ?? "", access_key_secret: credentials.access_key_secret ?? "" },
+      context,
+    );
+    return zoneClient(api, api.txt);
+  },
 });

@@ -28,8 +28,9 @@ import { asObject, isObject } from "../../util/json";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
-import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type RecordSet, type TxtApi, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
+import { txtRecords, unquotedTxt } from "../txt";
 import { acceptedCounting, relativeName, sameAddress } from "../zones";
 
 const SERVICE = "Baidu Cloud DNS";
@@ -97,7 +98,7 @@ export function bceAuthorization(
 export function createBaiduCloudApi(
   credentials: { access_key_id: string; secret_access_key: string },
   context: ClientContext,
-): ZoneApi {
+): ZoneApi & { txt: TxtApi } {
   const keys = { accessKeyId: credentials.access_key_id.trim(), secretAccessKey: credentials.secret_access_key };
 
   function call(
@@ -174,8 +175,26 @@ export function createBaiduCloudApi(
     };
   }
 
+  // One record per value, its value the text itself; removed by id.
+  const txt = txtRecords({
+    async list(zone, name) {
+      const found = await records(zone, name, "TXT");
+      if (!found.ok) return found;
+      return { ok: true, value: found.value.map((r) => ({ id: String(r.id), value: unquotedTxt(r.value) })) };
+    },
+    create: (zone, name, value) =>
+      call(
+        "POST",
+        recordsPath(zone.id),
+        {},
+        { rr: relativeName(name, zone.id, APEX), type: "TXT", value, ttl: NEW_RECORD_TTL },
+      ),
+    delete: (zone, record) => call("DELETE", `${recordsPath(zone.id)}/${encodeURIComponent(record.id)}`, {}),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     // Lists zones: the same permission the writes need to find one; changes nothing.
     verify: () => acceptedCounting(listAll("/v1/dns/zone", "zones"), "Access key accepted"),
@@ -303,11 +322,12 @@ export const baiducloud = defineService({
   defaultApiUrl: "https://dns.baidubce.com",
   // Baidu publishes no per-account figure for its DNS API: ddnsd keeps to two requests a second.
   rateLimits: [{ requests: 2, perSeconds: 1 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(
-      createBaiduCloudApi(
-        { access_key_id: credentials.access_key_id ?? "", secret_access_key: credentials.secret_access_key ?? "" },
-        context,
-      ),
-    ),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createBaiduCloudApi(
+      { access_key_id: credentials.access_key_id ?? "", secret_access_key: credentials.secret_access_key ?? "" },
+      context,
+    );
+    return zoneClient(api, api.txt);
+  },
 });

@@ -8,6 +8,7 @@ import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type DesiredSettings, type RecordSet, recordSetOf, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
+import { CHALLENGE_TTL, quotedTxt, txtRecords, unquotedTxt } from "../txt";
 import { candidateZones, failedCheck } from "../zones";
 
 const SERVICE = "Cloudflare";
@@ -15,12 +16,6 @@ const SERVICE = "Cloudflare";
 const CREDENTIAL_CODES = [9103, 9106, 9109, 10000];
 /** An id in the path names nothing: under a zone id from the config, the zone is gone. */
 const UNROUTABLE_ID = 7003;
-
-/** A TXT record's content without the quotes Cloudflare keeps around it (it stores both spellings). */
-function unquoted(content: unknown): string {
-  const text = String(content ?? "");
-  return /^".*"$/.test(text) ? text.slice(1, -1) : text;
-}
 
 export function createCloudflareApi(
   credentials: { api_token: string },
@@ -63,39 +58,23 @@ export function createCloudflareApi(
     };
   }
 
-  /** The name's TXT records (Cloudflare keeps one record per value), each with its id. */
-  async function txtRecords(zoneId: string, name: string): Promise<Step<Record<string, unknown>[]>> {
-    const listed = await call(
-      "GET",
-      `${recordsPath(zoneId)}?${new URLSearchParams({ type: "TXT", name, per_page: "100" })}`,
-    );
-    if (!listed.ok) return listed;
-    return {
-      ok: true,
-      value: listOf(listed.value).filter((r) => r.name === name && r.type === "TXT" && typeof r.id === "string"),
-    };
-  }
-
   // One record per value: adding creates one, removing deletes exactly the one holding the value.
-  const txt: TxtApi = {
-    async read(zone, name) {
-      const records = await txtRecords(zone.id, name);
-      return records.ok ? { ok: true, value: records.value.map((r) => unquoted(r.content)) } : records;
+  const txt = txtRecords({
+    async list(zone, name) {
+      const listed = await call(
+        "GET",
+        `${recordsPath(zone.id)}?${new URLSearchParams({ type: "TXT", name, per_page: "100" })}`,
+      );
+      if (!listed.ok) return listed;
+      const records = listOf(listed.value).filter(
+        (r) => r.name === name && r.type === "TXT" && typeof r.id === "string",
+      );
+      return { ok: true, value: records.map((r) => ({ id: String(r.id), value: unquotedTxt(r.content) })) };
     },
-    async add(zone, name, _current, value) {
-      const created = await call("POST", recordsPath(zone.id), { type: "TXT", name, content: `"${value}"`, ttl: 60 });
-      return created.ok ? { ok: true, value: undefined } : created;
-    },
-    async remove(zone, name, _current, value) {
-      const records = await txtRecords(zone.id, name);
-      if (!records.ok) return records;
-      for (const record of records.value.filter((r) => unquoted(r.content) === value)) {
-        const deleted = await call("DELETE", `${recordsPath(zone.id)}/${encodeURIComponent(String(record.id))}`);
-        if (!deleted.ok) return deleted;
-      }
-      return { ok: true, value: undefined };
-    },
-  };
+    create: (zone, name, value) =>
+      call("POST", recordsPath(zone.id), { type: "TXT", name, content: quotedTxt(value), ttl: CHALLENGE_TTL }),
+    delete: (zone, record) => call("DELETE", `${recordsPath(zone.id)}/${encodeURIComponent(record.id)}`),
+  });
 
   return {
     service: SERVICE,

@@ -18,8 +18,9 @@
 import { asObject, isObject } from "../../util/json";
 import { failed, failedAnswer, type JsonAnswer, requestJson } from "../answers";
 import type { Step, StepFailure } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, relativeName, sameAddress } from "../zones";
 
 const SERVICE = "ClouDNS";
@@ -37,7 +38,7 @@ export function cloudnsTtl(ttl: number): number {
 export function createCloudnsApi(
   credentials: { idKind: (typeof CLOUDNS_ID_KINDS)[number]; authId: string; password: string },
   context: ClientContext,
-): ZoneApi {
+): ZoneApi & { txt: TxtApi } {
   /** One operation; a refusal (`status` Failed) is a failure in ClouDNS's words, `refusedAuth` when it names the credentials. */
   async function call(
     method: "GET" | "POST",
@@ -82,8 +83,31 @@ export function createCloudnsApi(
     return { ok: true, value: records.length === 0 ? null : recordSet(records) };
   }
 
+  // One record per value, its record the text itself; removed by id (dns/delete-record).
+  const txt = txtRecords({
+    async list(zone, name) {
+      const host = relativeName(name, zone.id);
+      const listed = await call("GET", "dns/records", { "domain-name": zone.id, host, type: "TXT" });
+      if (!listed.ok) return listed;
+      const records = (isObject(listed.value) ? Object.values(listed.value) : [])
+        .filter(isObject)
+        .filter((r) => r.type === "TXT" && r.id !== undefined && String(r.host ?? "").toLowerCase() === host);
+      return { ok: true, value: records.map((r) => ({ id: String(r.id), value: unquotedTxt(r.record) })) };
+    },
+    create: (zone, name, value) =>
+      call("POST", "dns/add-record", {
+        "domain-name": zone.id,
+        "record-type": "TXT",
+        host: relativeName(name, zone.id),
+        record: value,
+        ttl: String(cloudnsTtl(CHALLENGE_TTL)),
+      }),
+    delete: (zone, record) => call("POST", "dns/delete-record", { "domain-name": zone.id, "record-id": record.id }),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       // ClouDNS's own credential check: changes nothing.
@@ -212,15 +236,16 @@ export const cloudns = defineService({
   defaultApiUrl: "https://api.cloudns.net",
   // ClouDNS's documentation names no request limit ddnsd could find; ddnsd keeps to two requests a second.
   rateLimits: [{ requests: 2, perSeconds: 1 }],
-  createClient: (credentials, options, context) =>
-    zoneClient(
-      createCloudnsApi(
-        {
-          idKind: options.id_kind === "auth-id" ? "auth-id" : "sub-auth-id",
-          authId: (credentials.auth_id ?? "").trim(),
-          password: credentials.auth_password ?? "",
-        },
-        context,
-      ),
-    ),
+  holdsTxt: true,
+  createClient(credentials, options, context) {
+    const api = createCloudnsApi(
+      {
+        idKind: options.id_kind === "auth-id" ? "auth-id" : "sub-auth-id",
+        authId: (credentials.auth_id ?? "").trim(),
+        password: credentials.auth_password ?? "",
+      },
+      context,
+    );
+    return zoneClient(api, api.txt);
+  },
 });

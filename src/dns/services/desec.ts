@@ -20,6 +20,7 @@ import { failed, failedAnswer } from "../answers";
 import type { RecordType, StepFailure } from "../provider";
 import { namedZone, type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { quotedTxt, txtSet, unquotedTxt } from "../txt";
 import { failedCheck, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "deSEC";
@@ -29,9 +30,6 @@ const MAX_TTL = 86400;
 
 /** A call's JSON body (null when empty), or its failure with the HTTP status (a missing RRset is a 404). */
 type Call = { ok: true; body: unknown } | { ok: false; failure: StepFailure; status?: number };
-
-/** A TXT record as deSEC takes and answers it: its text in double quotes. */
-const quoted = (value: string) => `"${value}"`;
 
 export function createDesecApi(credentials: { token: string }, context: ClientContext): ZoneApi & { txt: TxtApi } {
   /** Each domain's `minimum_ttl` as `owns_qname` named it: the TTL of an RRset created there. */
@@ -77,36 +75,28 @@ export function createDesecApi(credentials: { token: string }, context: ClientCo
   const txtPath = (domain: string, name: string) =>
     `/domains/${domain}/rrsets/${relativeName(name, domain) || "@"}/TXT/`;
 
-  /** The TXT RRset written whole with `values` (an empty list deletes it), or created when there was none. */
-  async function writeTxt(zone: string, name: string, values: readonly string[], existed: boolean) {
-    const records = values.map(quoted);
-    const written = existed
-      ? await call("PATCH", txtPath(zone, name), { records })
-      : await call("POST", `/domains/${zone}/rrsets/`, {
-          subname: relativeName(name, zone),
-          type: "TXT",
-          ttl: minimumTtls.get(zone) ?? DEFAULT_MINIMUM_TTL,
-          records,
-        });
-    return written.ok ? { ok: true as const, value: undefined } : written.failure;
-  }
-
-  // One RRset holds every value of the name: it is written whole, from what was just read.
-  const txt: TxtApi = {
+  // One RRset holds every value of the name: it is written whole, from what was just read (an
+  // empty list deletes it), or created when there was none.
+  const txt = txtSet({
     async read(zone, name) {
       const read = await call("GET", txtPath(zone.id, name));
-      if (!read.ok) return read.status === 404 ? { ok: true, value: [] } : read.failure;
-      return { ok: true, value: rrsetOf(name, read.body).values.map((v) => v.replace(/^"(.*)"$/, "$1")) };
+      if (!read.ok) return read.status === 404 ? { ok: true, value: { values: [] } } : read.failure;
+      return { ok: true, value: { values: rrsetOf(name, read.body).values.map(unquotedTxt) } };
     },
-    add: (zone, name, current, value) => writeTxt(zone.id, name, [...current, value], current.length > 0),
-    remove: (zone, name, current, value) =>
-      writeTxt(
-        zone.id,
-        name,
-        current.filter((v) => v !== value),
-        true,
-      ),
-  };
+    async write(zone, name, values, held) {
+      const records = values.map(quotedTxt);
+      const written =
+        held.values.length > 0
+          ? await call("PATCH", txtPath(zone.id, name), { records })
+          : await call("POST", `/domains/${zone.id}/rrsets/`, {
+              subname: relativeName(name, zone.id),
+              type: "TXT",
+              ttl: minimumTtls.get(zone.id) ?? DEFAULT_MINIMUM_TTL,
+              records,
+            });
+      return written.ok ? { ok: true as const, value: undefined } : written.failure;
+    },
+  });
 
   return {
     service: SERVICE,

@@ -19,12 +19,13 @@
 // checks' words).
 
 import { createHmac } from "node:crypto";
-import { asObject, isObject } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
-import { type RecordSet, recordSetOf, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, recordSetOf, type TxtApi, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, quotedTxt, txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "DNS Made Easy";
@@ -39,7 +40,7 @@ export function dnsmeSignature(secret: string, requestDate: string): string {
 export function createDnsMadeEasyApi(
   credentials: { api_key: string; secret_key: string },
   context: ClientContext,
-): ZoneApi {
+): ZoneApi & { txt: TxtApi } {
   /** Managed domains' ids by name, learned from lookups; a 404 under one forgets it. */
   const ids = new Map<string, number>();
 
@@ -78,8 +79,41 @@ export function createDnsMadeEasyApi(
     return recordSetOf(records, "value");
   }
 
+  // One record per value, its value the text in quotes; removed by id.
+  const txt = txtRecords({
+    async list(zone, name) {
+      const id = await zoneId(zone);
+      if (!id.ok) return id;
+      const relative = relativeName(name, zone.id);
+      const query = new URLSearchParams({ ...(relative === "" ? {} : { recordName: relative }), type: "TXT" });
+      const listed = await call("GET", `/dns/managed/${id.value}/records?${query}`);
+      if (!listed.ok) return listed;
+      const records = objectsIn(asObject(listed.value.body).data).filter(
+        (r) => r.type === "TXT" && typeof r.id === "number" && String(r.name ?? "").toLowerCase() === relative,
+      );
+      return { ok: true, value: records.map((r) => ({ id: String(r.id), value: unquotedTxt(r.value) })) };
+    },
+    async create(zone, name, value) {
+      const id = await zoneId(zone);
+      if (!id.ok) return id;
+      return call("POST", `/dns/managed/${id.value}/records`, {
+        name: relativeName(name, zone.id),
+        type: "TXT",
+        value: quotedTxt(value),
+        ttl: CHALLENGE_TTL,
+        gtdLocation: "DEFAULT",
+      });
+    },
+    async delete(zone, record) {
+      const id = await zoneId(zone);
+      if (!id.ok) return id;
+      return call("DELETE", `/dns/managed/${id.value}/records/${encodeURIComponent(record.id)}`);
+    },
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       // The account's managed domains; changes nothing.
@@ -195,8 +229,12 @@ export const dnsmadeeasy = defineService({
   defaultApiUrl: "https://api.dnsmadeeasy.com/V2.0",
   // DNS Made Easy allows 150 requests in any 5 minutes; ddnsd stays at 120.
   rateLimits: [{ requests: 120, perSeconds: 300 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(
-      createDnsMadeEasyApi({ api_key: credentials.api_key ?? "", secret_key: credentials.secret_key ?? "" }, context),
-    ),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createDnsMadeEasyApi(
+      { api_key: credentials.api_key ?? "", secret_key: credentials.secret_key ?? "" },
+      context,
+    );
+    return zoneClient(api, api.txt);
+  },
 });

@@ -11,12 +11,21 @@
 // policy, one-shot-policy.ts); `ipv6=` alone leaves the A record as it is. `clear=true` empties both records, so it is never sent. `verbose=true`
 // makes the answer say whether anything changed (`UPDATED`/`NOCHANGE`) and which addresses the
 // records hold now, which must be the ones sent; a bare `OK` is accepted too.
+//
+// The ACME challenge (docs/certificates.md): `txt=<value>` sets the subdomain's one TXT record,
+// which DuckDNS answers for the subdomain and every name under it (`_acme-challenge.home…` too);
+// `txt=&clear=true` empties it and leaves the addresses alone (lego's DuckDNS provider, Posh-ACME's
+// DuckDNS plugin, Home Assistant's duckdns `set_txt`). One value at a time: each `txt=` replaces the
+// one before. So a value is written unless it is the newest ddnsd wrote there (which DuckDNS holds),
+// and a removal clears the record only when the value is that newest one: an older value was
+// replaced already, and clearing would take away the newer one (a wildcard's challenge written
+// after the name's).
 
 import { isIP } from "node:net";
 import { failed } from "../answers";
 import { failedAnswerText, maskSecrets, oneShotRequest } from "../one-shot";
 import { described, oneShotClient, oneShotService, type Sent } from "../one-shot-policy";
-import type { DnsProvider, RecordTarget, Step } from "../provider";
+import type { DnsProvider, RecordTarget, Step, TxtChange, WriteOutcome } from "../provider";
 import { type ClientContext, defineService } from "../service";
 
 const SERVICE = "DuckDNS";
@@ -44,6 +53,7 @@ export const duckdns = defineService({
   ttl: null,
   hostname: { suffix: SUFFIX, message: "must end in .duckdns.org" },
   ...oneShotService(CANNOT_VERIFY),
+  holdsTxt: true,
   defaultApiUrl: "https://www.duckdns.org",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
   createClient: (credentials, _options, context) => createDuckDnsClient(credentials.token ?? "", context),
@@ -51,19 +61,47 @@ export const duckdns = defineService({
 
 export function createDuckDnsClient(token: string, context: ClientContext): DnsProvider {
   const mask = (text: string) => maskSecrets(text, [token]);
-  return oneShotClient({
+
+  /** The one TXT record set to `value`, or emptied (null). */
+  async function setTxt(name: string, value: string | null): Promise<Step<void>> {
+    const query = new URLSearchParams({ domains: name, token, txt: value ?? "" });
+    if (value === null) query.set("clear", "true");
+    const answer = await oneShotRequest(context, SERVICE, mask, `${context.baseUrl}/update?${query}`, {
+      method: "GET",
+      headers: { "User-Agent": context.userAgent },
+    });
+    if (!answer.ok) return answer;
+    const { status, headers, text } = answer.value;
+    const read = readAnswer(status, headers, text, name, mask);
+    return read.ok ? { ok: true, value: undefined } : read;
+  }
+
+  async function writeTxt(change: TxtChange): Promise<WriteOutcome> {
+    const name = subdomainOf(change);
+    if (name === undefined) return notUnderDuckDns(change.hostname);
+    const held = change.written.at(-1) === change.value;
+    const done = (action: "updated" | "unchanged"): WriteOutcome => ({
+      ok: true,
+      action,
+      externalId: name,
+      zoneId: "",
+      message: `${SERVICE} domain ${name}, which holds one TXT value`,
+    });
+    if (held === (change.action === "add")) return done("unchanged");
+    const set = await setTxt(name, change.action === "add" ? change.value : null);
+    if (set.ok) return done("updated");
+    const { message, cause, retryAfterSeconds, stopRetrying } = set;
+    return failed(message, { cause, retryAfterSeconds, stopRetrying });
+  }
+
+  const client = oneShotClient({
     ...described(duckdns),
     service: SERVICE,
     // One request sets both records: a subdomain's two addresses go together.
     carries: "both",
     async send(target, addresses) {
       const name = subdomainOf(target);
-      if (name === undefined) {
-        return failed(`${SERVICE}: ${target.hostname} is not a name under duckdns.org`, {
-          cause: "refused",
-          stopRetrying: true,
-        });
-      }
+      if (name === undefined) return notUnderDuckDns(target.hostname);
       const query = new URLSearchParams({ domains: name, token });
       if (addresses.ipv4 !== undefined) query.set("ip", addresses.ipv4);
       if (addresses.ipv6 !== undefined) query.set("ipv6", addresses.ipv6);
@@ -75,13 +113,18 @@ export function createDuckDnsClient(token: string, context: ClientContext): DnsP
       return answer.ok ? readAnswer(answer.value.status, answer.value.headers, answer.value.text, name, mask) : answer;
     },
   });
+  return { ...client, writeTxt };
+}
+
+function notUnderDuckDns(hostname: string) {
+  return failed(`${SERVICE}: ${hostname} is not a name under duckdns.org`, { cause: "refused", stopRetrying: true });
 }
 
 /**
  * The DuckDNS subdomain that holds the hostname: `home` for `home.duckdns.org`. A deeper name
  * (`www.home.duckdns.org`) is answered by DuckDNS from the same records, so it is `home` too.
  */
-function subdomainOf(target: RecordTarget): string | undefined {
+function subdomainOf(target: Pick<RecordTarget, "hostname">): string | undefined {
   if (!target.hostname.endsWith(SUFFIX)) return undefined;
   const labels = target.hostname.slice(0, -SUFFIX.length).split(".");
   const name = labels.at(-1);

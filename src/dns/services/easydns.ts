@@ -24,8 +24,9 @@
 import { asObject, isObject } from "../../util/json";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, cannotCheck, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { relativeName } from "../zones";
 
 const SERVICE = "easyDNS";
@@ -40,7 +41,10 @@ const MAX_PAGES = 20;
 const VERIFY_UNAVAILABLE =
   "easyDNS has no request that checks the API token and key without naming a domain; the first update shows whether they work";
 
-export function createEasydnsApi(credentials: { token: string; key: string }, context: ClientContext): ZoneApi {
+export function createEasydnsApi(
+  credentials: { token: string; key: string },
+  context: ClientContext,
+): ZoneApi & { txt: TxtApi } {
   const authorization = `Basic ${Buffer.from(`${credentials.token}:${credentials.key}`).toString("base64")}`;
 
   function call(method: string, path: string, body?: unknown, query = ""): Promise<Step<JsonAnswer>> {
@@ -85,8 +89,34 @@ export function createEasydnsApi(credentials: { token: string; key: string }, co
     };
   }
 
+  // One record per value, its rdata the text itself; removed by id (`DELETE /zones/records/{domain}/{id}`).
+  const txt = txtRecords({
+    async list(zone, name) {
+      const records = await listing(zone.id);
+      if (!records.ok) return records;
+      const host = hostIn(name, zone.id);
+      const found = records.value.filter(
+        (r) =>
+          String(r.type).toUpperCase() === "TXT" && r.id !== undefined && String(r.host ?? "").toLowerCase() === host,
+      );
+      return { ok: true, value: found.map((r) => ({ id: String(r.id), value: unquotedTxt(r.rdata) })) };
+    },
+    create: (zone, name, value) =>
+      call("PUT", `/zones/records/add/${encodeURIComponent(zone.id)}/TXT`, {
+        domain: zone.id,
+        host: hostIn(name, zone.id),
+        ttl: CHALLENGE_TTL,
+        prio: 0,
+        type: "TXT",
+        rdata: value,
+      }),
+    delete: (zone, record) =>
+      call("DELETE", `/zones/records/${encodeURIComponent(zone.id)}/${encodeURIComponent(record.id)}`),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       // Not called (canVerify is false): every read names a domain, so none can tell wrong
@@ -209,6 +239,9 @@ export const easydns = defineService({
   defaultApiUrl: "https://rest.easydns.net",
   // easyDNS documents no number, only its "Enhance Your Calm" answer: ddnsd keeps a gentle pace.
   rateLimits: [{ requests: 1, perSeconds: 1 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(createEasydnsApi({ token: (credentials.token ?? "").trim(), key: credentials.key ?? "" }, context)),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createEasydnsApi({ token: (credentials.token ?? "").trim(), key: credentials.key ?? "" }, context);
+    return zoneClient(api, api.txt);
+  },
 });

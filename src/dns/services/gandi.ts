@@ -17,8 +17,9 @@
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, jsonCalls, type ServiceError } from "../answers";
-import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { quotedTxt, txtSet, unquotedTxt } from "../txt";
 import { failedCheck, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Gandi";
@@ -28,7 +29,7 @@ const DOMAINS_PER_PAGE = 100;
 /** 5,000 domains: past this the listing is taken as runaway pagination, not an account. */
 const MAX_DOMAIN_PAGES = 50;
 
-export function createGandiApi(credentials: { token: string }, context: ClientContext): ZoneApi {
+export function createGandiApi(credentials: { token: string }, context: ClientContext): ZoneApi & { txt: TxtApi } {
   const call = jsonCalls(context, SERVICE, { Authorization: `Bearer ${credentials.token}` }, readError);
 
   const setPath = (zone: string, hostname: string, type: string) =>
@@ -38,8 +39,28 @@ export function createGandiApi(credentials: { token: string }, context: ClientCo
     return { id: `${relativeName(hostname, zone, "@")}/${type}`, values, ...(typeof ttl === "number" ? { ttl } : {}) };
   }
 
+  // One set per name and type, each value a quoted string as in a zone file: a PUT writes it whole
+  // (TTL sent back), and a DELETE of the same path removes it once no value is left.
+  const txt = txtSet({
+    async read(zone, name) {
+      const read = await call("GET", setPath(zone.id, name, "TXT"));
+      if (!read.ok) return read.status === 404 ? { ok: true, value: { values: [] } } : read;
+      const rrset = asObject(read.value.body);
+      const values = Array.isArray(rrset.rrset_values) ? rrset.rrset_values.map(unquotedTxt) : [];
+      return { ok: true, value: { values, ...(typeof rrset.rrset_ttl === "number" ? { ttl: rrset.rrset_ttl } : {}) } };
+    },
+    write: (zone, name, values, held) =>
+      values.length === 0
+        ? call("DELETE", setPath(zone.id, name, "TXT"))
+        : call("PUT", setPath(zone.id, name, "TXT"), {
+            rrset_values: values.map(quotedTxt),
+            rrset_ttl: held.ttl ?? NEW_RECORD_TTL,
+          }),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       const answer = await call("GET", `/domains?per_page=1`);
@@ -157,6 +178,9 @@ export const gandi = defineService({
   defaultApiUrl: "https://api.gandi.net/v5/livedns",
   // Gandi allows about 1000 requests a minute per address; ddnsd stays under it.
   rateLimits: [{ requests: 900, perSeconds: 60 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(createGandiApi({ token: credentials.token ?? "" }, context)),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createGandiApi({ token: credentials.token ?? "" }, context);
+    return zoneClient(api, api.txt);
+  },
 });

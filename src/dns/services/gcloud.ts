@@ -20,8 +20,9 @@ import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
 import { type BearerToken, bearerCalls, failed, failedAnswer, type ServiceError } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, quotedTxt, txtSet, unquotedTxt } from "../txt";
 import { acceptedCounting, longestZone, noZoneMessage } from "../zones";
 
 const SERVICE = "Google Cloud DNS";
@@ -112,7 +113,7 @@ export function createGcloudApi(
   tokenUrl: string,
   context: ClientContext,
   now: () => number = Date.now,
-): ZoneApi {
+): ZoneApi & { txt: TxtApi } {
   const { key, project } = credentials;
   let privateKey: KeyObject | undefined;
 
@@ -223,8 +224,39 @@ export function createGcloudApi(
     return answer.ok ? { ok: true, value: recordSet(addition) } : answer;
   }
 
+  // A TXT set holds every value of the name, each a quoted string: one Change deletes the set as
+  // read and adds it back with the value added or dropped (each kept value spelt as it was), its TTL
+  // kept; with no value left it is only deleted. A set changed meanwhile makes Cloud DNS refuse it.
+  const txt = txtSet({
+    async read(zone, name) {
+      const query = new URLSearchParams({ name: `${name}.`, type: "TXT" });
+      const answer = staleOnZone404(await call("GET", `${zonePath(zone.id)}/rrsets?${query}`));
+      if (!answer.ok) return answer;
+      const rrset = (objectsIn(asObject(answer.value.body).rrsets) as GoogleRrset[]).find(
+        (r) => typeof r.name === "string" && r.name.toLowerCase() === `${name}.` && r.type === "TXT",
+      );
+      if (rrset === undefined) return { ok: true, value: { values: [] } };
+      const values = (rrset.rrdatas ?? []).map(unquotedTxt);
+      return { ok: true, value: { values, ...(typeof rrset.ttl === "number" ? { ttl: rrset.ttl } : {}), raw: rrset } };
+    },
+    write(zone, name, values, held) {
+      const read = held.raw as GoogleRrset | undefined;
+      const spelt = new Map((read?.rrdatas ?? []).map((data) => [unquotedTxt(data), data]));
+      const addition: GoogleRrset = {
+        ...(read ?? { name: `${name}.`, type: "TXT" }),
+        ttl: held.ttl ?? CHALLENGE_TTL,
+        rrdatas: values.map((value) => spelt.get(value) ?? quotedTxt(value)),
+      };
+      return call("POST", `${zonePath(zone.id)}/changes`, {
+        ...(read ? { deletions: [read] } : {}),
+        ...(values.length > 0 ? { additions: [addition] } : {}),
+      });
+    },
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     verify: () => acceptedCounting(listZones(), "Service account accepted", "public zone", ` in project ${project}`),
 
@@ -353,6 +385,7 @@ export const gcloud = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(0, 2147483647, 300),
   canVerify: true,
+  holdsTxt: true,
   defaultApiUrl: "https://dns.googleapis.com/dns/v1",
   // Cloud DNS counts API requests per minute per project (the quota the console shows); ddnsd stays far below.
   rateLimits: [
@@ -363,10 +396,8 @@ export const gcloud = defineService({
     const parsed = parseServiceAccountKey(credentials.service_account_key ?? "");
     if (!parsed.ok) {
       const problem = `${SERVICE}: the service account key ${parsed.problem}`;
-      return {
-        verify: async () => ({ ok: false, detail: problem }),
-        writeRecord: async () => failed(problem, { cause: "credentials", stopRetrying: true }),
-      };
+      const refused = async () => failed(problem, { cause: "credentials", stopRetrying: true });
+      return { verify: async () => ({ ok: false, detail: problem }), writeRecord: refused, writeTxt: refused };
     }
     const project =
       typeof options.project === "string" && options.project.trim() !== ""
@@ -376,6 +407,7 @@ export const gcloud = defineService({
       typeof options.token_url === "string" && options.token_url !== ""
         ? options.token_url
         : (parsed.key.token_uri ?? GOOGLE_TOKEN_URI);
-    return zoneClient(createGcloudApi({ key: parsed.key, project }, tokenUrl, context));
+    const api = createGcloudApi({ key: parsed.key, project }, tokenUrl, context);
+    return zoneClient(api, api.txt);
   },
 });

@@ -16,8 +16,9 @@
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
-import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type RecordSet, type TxtApi, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, readByValue, txtSet, unquotedTxt } from "../txt";
 import { acceptedWithCount, failedCheck } from "../zones";
 
 const SERVICE = "Gcore";
@@ -27,7 +28,7 @@ const NEW_SET_TTL = 300;
 const PER_PAGE = 1000;
 const MAX_PAGES = 10;
 
-export function createGcoreApi(credentials: { api_token: string }, context: ClientContext): ZoneApi {
+export function createGcoreApi(credentials: { api_token: string }, context: ClientContext): ZoneApi & { txt: TxtApi } {
   const call = jsonCalls(context, SERVICE, { Authorization: `APIKey ${credentials.api_token}` }, readError);
 
   const setPath = (zone: string, hostname: string, type: string) =>
@@ -44,8 +45,40 @@ export function createGcoreApi(credentials: { api_token: string }, context: Clie
     };
   }
 
+  // An RRset holds every value of the name, one resource record each (its content the text): a PUT
+  // writes it whole (each kept record as read, its TTL kept), a POST creates it, a DELETE removes it.
+  const txt = txtSet({
+    async read(zone, name) {
+      const read = await call("GET", setPath(zone.id, name, "TXT"));
+      if (!read.ok) {
+        if (read.status !== 404) return read;
+        const held = staleOn404(await call("GET", `/v2/zones/${encodeURIComponent(zone.id)}`));
+        return held.ok ? { ok: true, value: { values: [] } } : held;
+      }
+      const rrset = asObject(read.value.body);
+      const records = objectsIn(rrset.resource_records);
+      const values = records.map((r) => unquotedTxt(Array.isArray(r.content) ? r.content.join("") : ""));
+      return {
+        ok: true,
+        value: { values, ...(typeof rrset.ttl === "number" ? { ttl: rrset.ttl } : {}), raw: records },
+      };
+    },
+    write(zone, name, values, held) {
+      const path = setPath(zone.id, name, "TXT");
+      if (values.length === 0) return call("DELETE", path);
+      const kept = readByValue(held);
+      const resource_records = values.map((value) => {
+        const { id: _id, ...record } = kept.get(value) ?? { content: [value], enabled: true };
+        return record;
+      });
+      const rrset = { ttl: held.ttl ?? CHALLENGE_TTL, resource_records };
+      return call(held.values.length > 0 ? "PUT" : "POST", path, rrset);
+    },
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       const listed = await call("GET", "/v2/zones?limit=1");
@@ -140,6 +173,9 @@ export const gcore = defineService({
   // Gcore limits requests per account and product without naming the DNS API's number; the one it
   // names (about 4 a second, for its Streaming API) is kept under.
   rateLimits: [{ requests: 3, perSeconds: 1 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(createGcoreApi({ api_token: (credentials.api_token ?? "").trim() }, context)),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createGcoreApi({ api_token: (credentials.api_token ?? "").trim() }, context);
+    return zoneClient(api, api.txt);
+  },
 });

@@ -14,7 +14,8 @@
 // plan, use these APIs; every other key gets 403 ACCESS_DENIED "Authenticated user is not allowed
 // access", which no retry changes.
 //
-// Sources: developer.godaddy.com/doc/endpoint/domains (recordGet, recordReplaceTypeName, list) and
+// Sources: developer.godaddy.com/doc/endpoint/domains (recordGet, recordReplaceTypeName,
+// recordDeleteTypeName, list) and
 // /getstarted (API access requirements, 60 requests a minute per endpoint); go-acme/lego
 // providers/dns/godaddy/internal (client.go, types.go: `{code, message, fields}` errors);
 // qdm12/ddns-updater providers/godaddy (PUT of `[{data}]`, the ACCESS_DENIED hint).
@@ -22,8 +23,9 @@
 import { isObject, objectsIn } from "../../util/json";
 import { type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type RecordSet, type TxtApi, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { txtSet, unquotedTxt } from "../txt";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "GoDaddy";
@@ -34,7 +36,10 @@ const MAX_DOMAIN_PAGES = 50;
 /** A new record's TTL when the domain's config names none: GoDaddy's minimum. */
 const NEW_RECORD_TTL = 600;
 
-export function createGodaddyApi(credentials: { key: string; secret: string }, context: ClientContext): ZoneApi {
+export function createGodaddyApi(
+  credentials: { key: string; secret: string },
+  context: ClientContext,
+): ZoneApi & { txt: TxtApi } {
   const authorization = `sso-key ${credentials.key}:${credentials.secret}`;
 
   async function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
@@ -83,8 +88,32 @@ export function createGodaddyApi(credentials: { key: string; secret: string }, c
     return put.ok ? { ok: true, value: recordSet(domain, hostname, type, [address], ttl) } : put;
   }
 
+  // One set per name and type, its data the text itself: a PUT writes it whole (TTL sent back),
+  // and the set goes with a DELETE of the same path once no value is left (recordDeleteTypeName).
+  const txt = txtSet({
+    async read(zone, name) {
+      const read = await call("GET", setPath(zone.id, name, "TXT"));
+      if (!read.ok) return staleOn404(read);
+      const records = objectsIn(read.value.body).filter((r) => r.type === undefined || r.type === "TXT");
+      const ttl = records[0]?.ttl;
+      return {
+        ok: true,
+        value: { values: records.map((r) => unquotedTxt(r.data)), ...(typeof ttl === "number" ? { ttl } : {}) },
+      };
+    },
+    write: (zone, name, values, held) =>
+      values.length === 0
+        ? call("DELETE", setPath(zone.id, name, "TXT"))
+        : call(
+            "PUT",
+            setPath(zone.id, name, "TXT"),
+            values.map((data) => ({ data, ttl: held.ttl ?? NEW_RECORD_TTL })),
+          ),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       // The listing the writes start from; changes nothing. Refused for accounts GoDaddy keeps out of its API.
@@ -196,6 +225,9 @@ export const godaddy = defineService({
   defaultApiUrl: "https://api.godaddy.com/v1",
   // GoDaddy allows 60 requests a minute per endpoint; ddnsd stays under it for all of them together.
   rateLimits: [{ requests: 50, perSeconds: 60 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(createGodaddyApi({ key: credentials.key ?? "", secret: credentials.secret ?? "" }, context)),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createGodaddyApi({ key: credentials.key ?? "", secret: credentials.secret ?? "" }, context);
+    return zoneClient(api, api.txt);
+  },
 });

@@ -27,9 +27,10 @@ import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type TxtApi, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { signRequest } from "../signing/huaweicloud-signer";
+import { CHALLENGE_TTL, quotedTxt, txtSet, unquotedTxt } from "../txt";
 import { failedCheck, longestZone, noZoneMessage } from "../zones";
 
 const SERVICE = "Huawei Cloud DNS";
@@ -42,7 +43,7 @@ const MAX_ZONE_PAGES = 50;
 export function createHuaweiCloudApi(
   credentials: { access_key_id: string; secret_access_key: string },
   context: ClientContext,
-): ZoneApi {
+): ZoneApi & { txt: TxtApi } {
   function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
     const url = new URL(context.baseUrl + path);
     const signed = signRequest(
@@ -58,8 +59,40 @@ export function createHuaweiCloudApi(
       .toLowerCase()
       .replace(/\.$/, "");
 
+  const recordsets = (zone: Zone) => `/v2/zones/${encodeURIComponent(zone.id)}/recordsets`;
+
+  // A record set holds every value of the name, each a quoted string: a PUT writes it whole (its
+  // TTL kept), a POST creates it, and a DELETE removes it once no value is left.
+  const txt = txtSet({
+    async read(zone, name) {
+      const query = new URLSearchParams({ name: absolute(name), type: "TXT", search_mode: "equal", limit: "100" });
+      const read = await call("GET", `${recordsets(zone)}?${query}`);
+      if (!read.ok) return staleOn404(read);
+      const set = objectsIn(asObject(read.value.body).recordsets).find(
+        (s) => bare(s.name) === name && s.type === "TXT",
+      );
+      if (set === undefined) return { ok: true, value: { values: [] } };
+      const values = (Array.isArray(set.records) ? set.records : []).map(unquotedTxt);
+      return {
+        ok: true,
+        value: { values, ...(typeof set.ttl === "number" ? { ttl: set.ttl } : {}), raw: String(set.id) },
+      };
+    },
+    write(zone, name, values, held) {
+      const records = values.map(quotedTxt);
+      const ttl = held.ttl ?? CHALLENGE_TTL;
+      if (typeof held.raw !== "string")
+        return call("POST", recordsets(zone), { name: absolute(name), type: "TXT", records, ttl });
+      const path = `${recordsets(zone)}/${encodeURIComponent(held.raw)}`;
+      return values.length === 0
+        ? call("DELETE", path)
+        : call("PUT", path, { name: absolute(name), type: "TXT", records, ttl });
+    },
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       const listed = await call("GET", "/v2/zones?type=public&limit=1");
@@ -217,11 +250,12 @@ export const huaweicloud = defineService({
   defaultApiUrl: "https://dns.myhuaweicloud.com",
   // Huawei's API gateway throttles per account (APIGW.0308); ddnsd stays well under it.
   rateLimits: [{ requests: 5, perSeconds: 1 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(
-      createHuaweiCloudApi(
-        { access_key_id: credentials.access_key_id ?? "", secret_access_key: credentials.secret_access_key ?? "" },
-        context,
-      ),
-    ),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createHuaweiCloudApi(
+      { access_key_id: credentials.access_key_id ?? "", secret_access_key: credentials.secret_access_key ?? "" },
+      context,
+    );
+    return zoneClient(api, api.txt);
+  },
 });

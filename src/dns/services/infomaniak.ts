@@ -25,8 +25,9 @@ import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, failedAnswer, type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { cannotVerify } from "../one-shot";
 import type { Step } from "../provider";
-import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, recordSetOf, type TxtApi, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, cannotCheck, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { candidateZones, relativeName } from "../zones";
 
 const SERVICE = "Infomaniak";
@@ -39,7 +40,7 @@ const CANNOT_VERIFY = "Infomaniak's API cannot check a token without a zone to l
 
 type RecordRow = Record<string, unknown>;
 
-export function createInfomaniakApi(credentials: { token: string }, context: ClientContext): ZoneApi {
+export function createInfomaniakApi(credentials: { token: string }, context: ClientContext): ZoneApi & { txt: TxtApi } {
   const send = jsonCalls(context, SERVICE, { Authorization: `Bearer ${credentials.token}` }, readError);
 
   async function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
@@ -98,8 +99,44 @@ export function createInfomaniakApi(credentials: { token: string }, context: Cli
     return { ok: true, value: recordSet([{ ...sent, ...record }]) };
   }
 
+  /** The zone's records of one name and type: from the listing that found the zone (once), else listed afresh. */
+  async function recordsNamed(zone: Zone, hostname: string, type: string): Promise<Step<RecordRow[]>> {
+    let records: RecordRow[];
+    if (foundListing?.zone === zone.id) {
+      records = foundListing.records;
+    } else {
+      const listed = staleOn404(await listRecords(zone.id));
+      if (!listed.ok) return listed;
+      records = listed.value;
+    }
+    foundListing = undefined;
+    const zoneName = zone.name ?? zone.id;
+    return {
+      ok: true,
+      value: records.filter((r) => r.type === type && r.id !== undefined && nameOf(r, zoneName) === hostname),
+    };
+  }
+
+  // One record per value, its target the text itself; removed by id.
+  const txt = txtRecords({
+    async list(zone, name) {
+      const named = await recordsNamed(zone, name, "TXT");
+      if (!named.ok) return named;
+      return { ok: true, value: named.value.map((r) => ({ id: String(r.id), value: unquotedTxt(r.target) })) };
+    },
+    create: (zone, name, value) =>
+      call("POST", recordsPath(zone.id), {
+        source: relativeName(name, zone.name ?? zone.id, APEX),
+        type: "TXT",
+        target: value,
+        ttl: CHALLENGE_TTL,
+      }),
+    delete: (zone, record) => call("DELETE", `${recordsPath(zone.id)}/${encodeURIComponent(record.id)}`),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     // Not called by the appliance (canVerify is false); a direct call says why, without a request.
     verify: cannotVerify(CANNOT_VERIFY),
@@ -131,18 +168,9 @@ export function createInfomaniakApi(credentials: { token: string }, context: Cli
         : "",
 
     async readRecordSet(zone, hostname, type) {
-      let records: RecordRow[];
-      if (foundListing?.zone === zone.id) {
-        records = foundListing.records;
-      } else {
-        const listed = staleOn404(await listRecords(zone.id));
-        if (!listed.ok) return listed;
-        records = listed.value;
-      }
-      foundListing = undefined;
-      const zoneName = zone.name ?? zone.id;
-      const matching = records.filter((r) => r.type === type && r.id !== undefined && nameOf(r, zoneName) === hostname);
-      return { ok: true, value: matching.length === 0 ? null : recordSet(matching) };
+      const named = await recordsNamed(zone, hostname, type);
+      if (!named.ok) return named;
+      return { ok: true, value: named.value.length === 0 ? null : recordSet(named.value) };
     },
 
     async updateRecordSet(zone, _hostname, type, current, address, settings) {
@@ -214,6 +242,9 @@ export const infomaniak = defineService({
   defaultApiUrl: "https://api.infomaniak.com",
   // Infomaniak's API is reported to allow about 60 requests a minute per token; ddnsd stays under it.
   rateLimits: [{ requests: 50, perSeconds: 60 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(createInfomaniakApi({ token: credentials.token ?? "" }, context)),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createInfomaniakApi({ token: credentials.token ?? "" }, context);
+    return zoneClient(api, api.txt);
+  },
 });

@@ -24,14 +24,17 @@
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, requestJson, type ServiceError } from "../answers";
 import type { DnsProvider, FailureCause, Step } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { decodeBase32, TOTP_STEP_MS, totp } from "../signing/totp";
+import { txtRecords, unquotedTxt } from "../txt";
 import { failedCheck } from "../zones";
 
 const SERVICE = "INWX";
 /** A new record's TTL when the domain's config names none: INWX's default. */
 const NEW_RECORD_TTL = 3600;
+/** INWX's shortest TTL, a challenge value's. */
+const MIN_TTL = 300;
 /** INWX's codes ddnsd tells apart. */
 const AUTHENTICATION_ERROR = 2200;
 const OBJECT_DOES_NOT_EXIST = 2303;
@@ -51,6 +54,7 @@ interface Credentials {
 type Answer = { ok: true; data: Record<string, unknown> } | { ok: false; code: number; words: string };
 
 export interface InwxApi extends ZoneApi {
+  txt: TxtApi;
   /** Ends the session, if one was opened; a failure to do so is not the write's. */
   logout(): Promise<void>;
 }
@@ -185,8 +189,25 @@ export function createInwxApi(
     };
   }
 
+  // One record per value, its content the text itself; removed by id (nameserver.deleteRecord).
+  const txt = txtRecords({
+    async list(zone, name) {
+      const answer = await call("nameserver.info", { domain: zone.id, name, type: "TXT" });
+      if (!answer.ok) return answer;
+      if (!answer.value.ok) return refusal("nameserver.info", answer.value, causeOf(answer.value.code));
+      const records = objectsIn(answer.value.data.record).filter(
+        (r) => r.type === "TXT" && r.id !== undefined && String(r.name ?? "").toLowerCase() === name,
+      );
+      return { ok: true, value: records.map((r) => ({ id: String(r.id), value: unquotedTxt(r.content) })) };
+    },
+    create: (zone, name, value) =>
+      succeed("nameserver.createRecord", { domain: zone.id, name, type: "TXT", content: value, ttl: MIN_TTL }),
+    delete: (_zone, record) => succeed("nameserver.deleteRecord", { id: Number(record.id) }),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       // A login (and the unlock, with two-factor login) checks every credential; nothing changes.
@@ -247,12 +268,19 @@ export function createInwxApi(
 
 /** The client for the updater: each write (and each verify) in its own session, logged out after. */
 export function inwxClient(api: InwxApi): DnsProvider {
-  const inner = zoneClient(api);
+  const inner = zoneClient(api, api.txt);
   return {
     verify: () => api.verify(),
     async writeRecord(target, address) {
       try {
         return await inner.writeRecord(target, address);
+      } finally {
+        await api.logout();
+      }
+    },
+    async writeTxt(change) {
+      try {
+        return await inner.writeTxt!(change);
       } finally {
         await api.logout();
       }
@@ -310,11 +338,12 @@ export const inwx = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: ttlRange(300, 86400, 3600),
+  ttl: ttlRange(MIN_TTL, 86400, NEW_RECORD_TTL),
   canVerify: true,
   defaultApiUrl: "https://api.domrobot.com/jsonrpc",
   // INWX documents no request limit; ddnsd keeps a gentle pace (a write is up to five calls).
   rateLimits: [{ requests: 2, perSeconds: 1 }],
+  holdsTxt: true,
   createClient: (credentials, _options, context) =>
     inwxClient(
       createInwxApi(

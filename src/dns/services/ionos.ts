@@ -17,15 +17,16 @@
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, jsonCalls, type ServiceError } from "../answers";
-import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, recordSetOf, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { configuredZone, failedCheck, longestZone, noZoneMessage } from "../zones";
 
 const SERVICE = "IONOS";
 /** A new record's TTL when the domain's config names none: the TTL IONOS recommends. */
 const NEW_RECORD_TTL = 3600;
 
-export function createIonosApi(credentials: { api_key: string }, context: ClientContext): ZoneApi {
+export function createIonosApi(credentials: { api_key: string }, context: ClientContext): ZoneApi & { txt: TxtApi } {
   const call = jsonCalls(context, SERVICE, { "X-API-Key": credentials.api_key }, readError);
 
   const zonePath = (id: string) => `/v1/zones/${encodeURIComponent(id)}`;
@@ -34,8 +35,29 @@ export function createIonosApi(credentials: { api_key: string }, context: Client
     return recordSetOf(records, "content");
   }
 
+  // One record per value, its content the text itself; removed by id.
+  const txt = txtRecords({
+    async list(zone, name) {
+      const answer = await call(
+        "GET",
+        `${zonePath(zone.id)}?${new URLSearchParams({ recordName: name, recordType: "TXT" })}`,
+      );
+      if (!answer.ok) return answer.status === 404 ? { ...answer, staleZone: true } : answer;
+      const records = objectsIn(asObject(answer.value.body).records).filter(
+        (r) => r.type === "TXT" && r.id !== undefined && String(r.name ?? "").toLowerCase() === name,
+      );
+      return { ok: true, value: records.map((r) => ({ id: String(r.id), value: unquotedTxt(r.content) })) };
+    },
+    create: (zone, name, value) =>
+      call("POST", `${zonePath(zone.id)}/records`, [
+        { name, type: "TXT", content: value, ttl: CHALLENGE_TTL, prio: 0, disabled: false },
+      ]),
+    delete: (zone, record) => call("DELETE", `${zonePath(zone.id)}/records/${encodeURIComponent(record.id)}`),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       const answer = await call("GET", "/v1/zones");
@@ -154,6 +176,9 @@ export const ionos = defineService({
   defaultApiUrl: "https://api.hosting.ionos.com/dns",
   // IONOS's documentation names no request limit for this API that ddnsd could find; ddnsd keeps to two requests a second.
   rateLimits: [{ requests: 2, perSeconds: 1 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(createIonosApi({ api_key: (credentials.api_key ?? "").trim() }, context)),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createIonosApi({ api_key: (credentials.api_key ?? "").trim() }, context);
+    return zoneClient(api, api.txt);
+  },
 });

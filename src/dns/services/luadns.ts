@@ -17,15 +17,19 @@
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, type JsonAnswer, jsonCalls, listedObjects, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
-import { type RecordSet, recordSetOf, writtenSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, recordSetOf, type TxtApi, writtenSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { acceptedCounting, configuredZone, foreignZoneMessage, longestZone, zoneHolds } from "../zones";
 
 const SERVICE = "LuaDNS";
 /** A new record's TTL when the domain's config names none (lego's default for LuaDNS). */
 const NEW_RECORD_TTL = 300;
 
-export function createLuadnsApi(credentials: { email: string; apiKey: string }, context: ClientContext): ZoneApi {
+export function createLuadnsApi(
+  credentials: { email: string; apiKey: string },
+  context: ClientContext,
+): ZoneApi & { txt: TxtApi } {
   const authorization = `Basic ${Buffer.from(`${credentials.email}:${credentials.apiKey}`).toString("base64")}`;
 
   const call = jsonCalls(context, SERVICE, { Authorization: authorization }, readError);
@@ -41,8 +45,25 @@ export function createLuadnsApi(credentials: { email: string; apiKey: string }, 
     return answer.ok ? writtenSet(SERVICE, answer.value.body, recordSet) : staleOn404(answer);
   }
 
+  // One record per value, its content the text itself; removed by id.
+  const txt = txtRecords({
+    async list(zone, name) {
+      const listed = staleOn404(await call("GET", recordsPath(zone.id)));
+      if (!listed.ok) return listed;
+      const records = objectsIn(listed.value.body).filter(
+        (r) =>
+          r.type === "TXT" && typeof r.name === "string" && r.name.toLowerCase() === fqdn(name) && r.id !== undefined,
+      );
+      return { ok: true, value: records.map((r) => ({ id: String(r.id), value: unquotedTxt(r.content) })) };
+    },
+    create: (zone, name, value) =>
+      call("POST", recordsPath(zone.id), { name: fqdn(name), type: "TXT", content: value, ttl: CHALLENGE_TTL }),
+    delete: (zone, record) => call("DELETE", `${recordsPath(zone.id)}/${encodeURIComponent(record.id)}`),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       const answer = await call("GET", "/zones");
@@ -187,6 +208,9 @@ export const luadns = defineService({
   defaultApiUrl: "https://api.luadns.com/v1",
   // LuaDNS allows 1200 requests every 5 minutes; ddnsd stays under it.
   rateLimits: [{ requests: 1000, perSeconds: 300 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(createLuadnsApi({ email: credentials.email ?? "", apiKey: credentials.api_key ?? "" }, context)),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createLuadnsApi({ email: credentials.email ?? "", apiKey: credentials.api_key ?? "" }, context);
+    return zoneClient(api, api.txt);
+  },
 });

@@ -16,11 +16,12 @@
 // libdns/mythicbeasts (PUT per host and type, `{error}` / `{errors: [...]}` bodies); stalwartlabs/dns-update
 // mythicbeasts.rs (GET and PUT of a host's type, `@` apex) and its issue #70 (429 `{"message": "Rate limited"}`).
 
-import { isObject } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { jsonCalls, type ServiceError } from "../answers";
 import type { Step } from "../provider";
-import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type RecordSet, type TxtApi, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, txtSet, unquotedTxt } from "../txt";
 import { acceptedCounting, relativeName } from "../zones";
 
 const SERVICE = "Mythic Beasts";
@@ -30,7 +31,7 @@ const NEW_RECORD_TTL = 300;
 export function createMythicBeastsApi(
   credentials: { key_id: string; secret: string },
   context: ClientContext,
-): ZoneApi {
+): ZoneApi & { txt: TxtApi } {
   const authorization = `Basic ${Buffer.from(`${credentials.key_id}:${credentials.secret}`).toString("base64")}`;
 
   const call = jsonCalls(context, SERVICE, { Authorization: authorization }, readError);
@@ -53,8 +54,36 @@ export function createMythicBeastsApi(
     return { ok: true, value: { id: `${relativeName(hostname, zone.id, "@")}/${type}`, values: [address], ttl } };
   }
 
+  // A host's TXT records are one selection, its data the text itself: a PUT replaces it with every
+  // value (the TTL read kept), and a DELETE of the selection removes it once no value is left.
+  const txt = txtSet({
+    async read(zone, name) {
+      const read = await call("GET", selection(zone, name, "TXT"));
+      if (!read.ok) return read.status === 404 ? { ok: true, value: { values: [] } } : read;
+      const host = relativeName(name, zone.id, "@");
+      const records = objectsIn(asObject(read.value.body).records).filter(
+        (r) => r.type === "TXT" && String(r.host ?? "").toLowerCase() === host && typeof r.data === "string",
+      );
+      const ttl = records[0]?.ttl;
+      return {
+        ok: true,
+        value: { values: records.map((r) => unquotedTxt(r.data)), ...(typeof ttl === "number" ? { ttl } : {}) },
+      };
+    },
+    write(zone, name, values, held) {
+      const host = relativeName(name, zone.id, "@");
+      const ttl = held.ttl ?? CHALLENGE_TTL;
+      return values.length === 0
+        ? call("DELETE", selection(zone, name, "TXT"))
+        : call("PUT", selection(zone, name, "TXT"), {
+            records: values.map((data) => ({ host, ttl, type: "TXT", data })),
+          });
+    },
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     // The zones the key may see; changes nothing.
     verify: () => acceptedCounting(listZones(), "API key accepted"),
@@ -150,6 +179,9 @@ export const mythicbeasts = defineService({
   ttl: ttlRange(60, 86400, 300),
   canVerify: true,
   defaultApiUrl: "https://api.mythic-beasts.com/dns/v2",
-  createClient: (credentials, _options, context) =>
-    zoneClient(createMythicBeastsApi({ key_id: credentials.key_id ?? "", secret: credentials.secret ?? "" }, context)),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createMythicBeastsApi({ key_id: credentials.key_id ?? "", secret: credentials.secret ?? "" }, context);
+    return zoneClient(api, api.txt);
+  },
 });

@@ -16,8 +16,17 @@ import { asObject, isObject } from "../../util/json";
 import { type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
-import { type RecordSet, recordSetOf, writtenSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import {
+  type RecordSet,
+  recordSetOf,
+  type TxtApi,
+  writtenSet,
+  type ZoneApi,
+  zoneClient,
+  zonesNamed,
+} from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { txtRecords, unquotedTxt } from "../txt";
 import { acceptedWithCount, failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Name.com";
@@ -26,7 +35,10 @@ const PER_PAGE = 1000;
 /** A new record's TTL when the domain's config names none: Name.com's minimum and default. */
 const NEW_RECORD_TTL = 300;
 
-export function createNamecomApi(credentials: { username: string; token: string }, context: ClientContext): ZoneApi {
+export function createNamecomApi(
+  credentials: { username: string; token: string },
+  context: ClientContext,
+): ZoneApi & { txt: TxtApi } {
   const authorization = `Basic ${Buffer.from(`${credentials.username}:${credentials.token}`).toString("base64")}`;
 
   const call = jsonCalls(context, SERVICE, { Authorization: authorization }, readError);
@@ -60,8 +72,30 @@ export function createNamecomApi(credentials: { username: string; token: string 
     return answer.ok ? writtenSet(SERVICE, answer.value.body, recordSet) : answer;
   }
 
+  // One record per value, its answer the text itself; removed by id (DeleteRecord).
+  const txt = txtRecords({
+    async list(zone, name) {
+      const listed = await listAll(recordsPath(zone.id), "records");
+      if (!listed.ok) return staleOn404(listed);
+      const relative = relativeName(name, zone.id);
+      const records = listed.value.filter(
+        (r) => r.type === "TXT" && typeof r.id === "number" && String(r.host ?? "").toLowerCase() === relative,
+      );
+      return { ok: true, value: records.map((r) => ({ id: String(r.id), value: unquotedTxt(r.answer) })) };
+    },
+    create: (zone, name, value) =>
+      call("POST", recordsPath(zone.id), {
+        host: relativeName(name, zone.id),
+        type: "TXT",
+        answer: value,
+        ttl: NEW_RECORD_TTL,
+      }),
+    delete: (zone, record) => call("DELETE", `${recordsPath(zone.id)}/${encodeURIComponent(record.id)}`),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       // The listing the writes start from; changes nothing.
@@ -161,6 +195,9 @@ export const namecom = defineService({
     { requests: 10, perSeconds: 1 },
     { requests: 2700, perSeconds: 3600 },
   ],
-  createClient: (credentials, _options, context) =>
-    zoneClient(createNamecomApi({ username: credentials.username ?? "", token: credentials.token ?? "" }, context)),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createNamecomApi({ username: credentials.username ?? "", token: credentials.token ?? "" }, context);
+    return zoneClient(api, api.txt);
+  },
 });

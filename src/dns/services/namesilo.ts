@@ -20,8 +20,9 @@
 import { isObject } from "../../util/json";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { FailureCause, Step } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "NameSilo";
@@ -31,6 +32,8 @@ const SUCCESS = 300;
 const NOT_THIS_ACCOUNTS = 200;
 /** A new record's TTL when the domain's config names none: NameSilo's own default. */
 const NEW_RECORD_TTL = 7207;
+/** NameSilo's shortest TTL, a challenge value's. */
+const MIN_TTL = 3600;
 
 /** What each of NameSilo's codes means beyond its words (the codes not named here are refusals). */
 const CODES: Record<number, Pick<ServiceError, "cause" | "stopRetrying">> = {
@@ -42,7 +45,7 @@ const CODES: Record<number, Pick<ServiceError, "cause" | "stopRetrying">> = {
   201: { cause: "unreachable" },
 };
 
-export function createNamesiloApi(credentials: { api_key: string }, context: ClientContext): ZoneApi {
+export function createNamesiloApi(credentials: { api_key: string }, context: ClientContext): ZoneApi & { txt: TxtApi } {
   /** One operation; a 300 answer's `reply` is the value, any other code a failure in NameSilo's words. */
   async function call(
     operation: string,
@@ -92,8 +95,35 @@ export function createNamesiloApi(credentials: { api_key: string }, context: Cli
     return { ok: true, value: { id, values: [address], ttl } };
   }
 
+  // One record per value, its value the text itself; removed by id (dnsDeleteRecord).
+  const txt = txtRecords({
+    async list(zone, name) {
+      const listed = await listRecords(zone.id);
+      if (!listed.ok) return listed;
+      const records = listed.value.filter(
+        (r) =>
+          r.type === "TXT" &&
+          r.record_id !== undefined &&
+          String(r.host ?? "")
+            .toLowerCase()
+            .replace(/\.$/, "") === name,
+      );
+      return { ok: true, value: records.map((r) => ({ id: String(r.record_id), value: unquotedTxt(r.value) })) };
+    },
+    create: (zone, name, value) =>
+      call("dnsAddRecord", {
+        domain: zone.id,
+        rrtype: "TXT",
+        rrhost: relativeName(name, zone.id),
+        rrvalue: value,
+        rrttl: String(MIN_TTL),
+      }),
+    delete: (zone, record) => call("dnsDeleteRecord", { domain: zone.id, rrid: record.id }),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       // The account's domains: read-only, and answered only to a working key.
@@ -192,11 +222,14 @@ export const namesilo = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: ttlRange(3600, 2592000, 7207),
+  ttl: ttlRange(MIN_TTL, 2592000, NEW_RECORD_TTL),
   canVerify: true,
   defaultApiUrl: "https://www.namesilo.com/api",
   // NameSilo publishes no limit for its API; ddnsd keeps to one request a second.
   rateLimits: [{ requests: 1, perSeconds: 1 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(createNamesiloApi({ api_key: credentials.api_key ?? "" }, context)),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createNamesiloApi({ api_key: credentials.api_key ?? "" }, context);
+    return zoneClient(api, api.txt);
+  },
 });

@@ -19,8 +19,9 @@
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { namedZone, type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
+import { txtRecords, unquotedTxt } from "../txt";
 import { candidateZones, failedCheck, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Netcup";
@@ -54,7 +55,7 @@ export function createNetcupApi(
   credentials: Credentials,
   context: ClientContext,
   now: () => number = Date.now,
-): ZoneApi {
+): ZoneApi & { txt: TxtApi } {
   let session: { id: string; until: number } | undefined;
 
   /** One action, as it came back; a failure only when no envelope came back at all. */
@@ -151,8 +152,37 @@ export function createNetcupApi(
       : { ok: true, value: recordSet([found]) };
   }
 
+  // One record per value, its destination the text itself: one is created by an updateDnsRecords
+  // record without an id, and deleted by sending it back as read with `deleterecord: true`.
+  const txt = txtRecords({
+    async list(zone, name) {
+      const answer = await call("infoDnsRecords", { domainname: zone.id });
+      if (!answer.ok) return answer;
+      if (!answer.value.ok)
+        return answer.value.statuscode === NO_RECORDS
+          ? { ok: true, value: [] }
+          : failed(refusal(answer.value), { cause: "refused" });
+      const host = hostnameIn(name, zone.id);
+      const records = recordsOf(answer.value.data).filter((r) => matches(r, host, "TXT") && r.id !== undefined);
+      return { ok: true, value: records.map((r) => ({ id: JSON.stringify(r), value: unquotedTxt(r.destination) })) };
+    },
+    create: (zone, name, value) =>
+      succeed("updateDnsRecords", {
+        domainname: zone.id,
+        dnsrecordset: {
+          dnsrecords: [{ hostname: hostnameIn(name, zone.id), type: "TXT", destination: value, deleterecord: false }],
+        },
+      }),
+    delete: (zone, record) =>
+      succeed("updateDnsRecords", {
+        domainname: zone.id,
+        dnsrecordset: { dnsrecords: [{ ...JSON.parse(record.id), deleterecord: true }] },
+      }),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       // A login checks all three credentials and changes nothing.
@@ -267,15 +297,16 @@ export const netcup = defineService({
   defaultApiUrl: "https://ccp.netcup.net/run/webservice/servers/endpoint.php",
   // Netcup documents no request limit; ddnsd keeps to a gentle pace of its own.
   rateLimits: [{ requests: 2, perSeconds: 1 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(
-      createNetcupApi(
-        {
-          customer_number: (credentials.customer_number ?? "").trim(),
-          api_key: credentials.api_key ?? "",
-          api_password: credentials.api_password ?? "",
-        },
-        context,
-      ),
-    ),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createNetcupApi(
+      {
+        customer_number: (credentials.customer_number ?? "").trim(),
+        api_key: credentials.api_key ?? "",
+        api_password: credentials.api_password ?? "",
+      },
+      context,
+    );
+    return zoneClient(api, api.txt);
+  },
 });

@@ -26,8 +26,9 @@ import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
-import { namedZone, type ZoneApi, zoneClient } from "../reconcile";
+import { namedZone, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { candidateZones, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Netcup CloudDNS";
@@ -43,7 +44,10 @@ export const NETCUP_CLOUD_KEY_LENGTH = 64;
 
 type Row = Record<string, unknown>;
 
-export function createNetcupCloudApi(credentials: { api_key: string }, context: ClientContext): ZoneApi {
+export function createNetcupCloudApi(
+  credentials: { api_key: string },
+  context: ClientContext,
+): ZoneApi & { txt: TxtApi } {
   const headers = { Authorization: `Bearer ${credentials.api_key}` };
 
   /** One request: the answer's envelope; one saying `success: false` (whatever the status) is a failure in netcup's words. */
@@ -142,8 +146,31 @@ export function createNetcupCloudApi(credentials: { api_key: string }, context: 
     return answer.ok ? { ok: true, value: null } : answer;
   }
 
+  // One record per value, its rdata the text itself: a changeset creates one, or deletes it as it
+  // was read (name, type, rdata and TTL: there is no id to delete by, and `strict` needs an exact match).
+  const txt = txtRecords({
+    async list(zone, name) {
+      const id = await zoneId(zone.id);
+      if (!id.ok) return id;
+      const records = await currentRecords(id.value);
+      if (!records.ok) return records;
+      const found = records.value.filter((r) => String(r.type).toUpperCase() === "TXT" && named(r, name, zone.id));
+      return {
+        ok: true,
+        value: found.map((r) => ({
+          id: JSON.stringify({ name: r.name, type: r.type, rdata: r.rdata, ttl: Number(r.ttl) }),
+          value: unquotedTxt(r.rdata),
+        })),
+      };
+    },
+    create: (zone, name, value) =>
+      changeset(zone.id, { create: [{ name: nameIn(name, zone.id), type: "TXT", rdata: value, ttl: CHALLENGE_TTL }] }),
+    delete: (zone, record) => changeset(zone.id, { create: [], delete: [JSON.parse(record.id)] }),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       // A lookup of a name no account holds: a working key is told "not found", a refused one
@@ -279,6 +306,9 @@ export const netcupcloud = defineService({
   defaultApiUrl: "https://api.netcup.com/v1",
   // netcup documents no request limit; ddnsd keeps to a gentle pace of its own.
   rateLimits: [{ requests: 2, perSeconds: 1 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(createNetcupCloudApi({ api_key: (credentials.api_key ?? "").trim() }, context)),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createNetcupCloudApi({ api_key: (credentials.api_key ?? "").trim() }, context);
+    return zoneClient(api, api.txt);
+  },
 });

@@ -13,8 +13,8 @@
 // qdm12/ddns-updater uses): that needs a key for each dynamic record and cannot read the record,
 // while the API token reaches every domain of the account and lets ddnsd read before it writes.
 //
-// Sources: njal.la/api (methods list-domains, list-records, add-record, edit-record; the token
-// made under Settings → API); go-acme/lego providers/dns/njalla (request and error fixtures);
+// Sources: njal.la/api (methods list-domains, list-records, add-record, edit-record, remove-record;
+// the token made under Settings → API); go-acme/lego providers/dns/njalla (request and error fixtures);
 // libdns/njalla (record fields, edit-record with the whole record); Sighery/gonjalla (the TTLs
 // Njalla takes, numeric record ids where lego reads strings: both are read here).
 
@@ -22,8 +22,17 @@ import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, requestJson } from "../answers";
 import type { FailureCause, Step } from "../provider";
-import { type RecordSet, recordSetOf, writtenSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import {
+  type RecordSet,
+  recordSetOf,
+  type TxtApi,
+  writtenSet,
+  type ZoneApi,
+  zoneClient,
+  zonesNamed,
+} from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Njalla";
@@ -55,7 +64,7 @@ function causeOfCode(code: number, words: string): FailureCause {
   return "refused";
 }
 
-export function createNjallaApi(credentials: { token: string }, context: ClientContext): ZoneApi {
+export function createNjallaApi(credentials: { token: string }, context: ClientContext): ZoneApi & { txt: TxtApi } {
   /** One method call: its `result`, or the failure its `error` (or the HTTP answer) names. */
   async function rpc(method: string, params: Row): Promise<Step<Row> & { code?: number }> {
     const answer: Step<JsonAnswer> = await requestJson(
@@ -116,8 +125,31 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
     return writtenSet(SERVICE, { ...sent, ...answer.value }, recordSet);
   }
 
+  // One record per value, its content the text itself; removed by id (remove-record).
+  const txt = txtRecords({
+    async list(zone, name) {
+      const listed = await listRecords(zone.id);
+      if (!listed.ok) return listed;
+      const relative = relativeName(name, zone.id, APEX);
+      const records = listed.value.filter(
+        (r) => r.type === "TXT" && r.id !== undefined && String(r.name ?? "").toLowerCase() === relative,
+      );
+      return { ok: true, value: records.map((r) => ({ id: String(r.id), value: unquotedTxt(r.content) })) };
+    },
+    create: (zone, name, value) =>
+      rpc("add-record", {
+        domain: zone.id,
+        name: relativeName(name, zone.id, APEX),
+        type: "TXT",
+        content: value,
+        ttl: njallaTtl(CHALLENGE_TTL),
+      }),
+    delete: (zone, record) => rpc("remove-record", { domain: zone.id, id: record.id }),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       const listed = await rpc("list-domains", {});
@@ -203,6 +235,9 @@ export const njalla = defineService({
   canVerify: true,
   defaultApiUrl: "https://njal.la/api/1",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
-  createClient: (credentials, _options, context) =>
-    zoneClient(createNjallaApi({ token: credentials.token ?? "" }, context)),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createNjallaApi({ token: credentials.token ?? "" }, context);
+    return zoneClient(api, api.txt);
+  },
 });

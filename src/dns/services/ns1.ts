@@ -21,13 +21,14 @@ import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, type JsonAnswer, jsonCalls, type ServiceError } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
-import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type RecordSet, type TxtApi, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, readByValue, txtSet, unquotedTxt } from "../txt";
 import { acceptedCounting } from "../zones";
 
 const SERVICE = "NS1";
 
-export function createNs1Api(credentials: { api_key: string }, context: ClientContext): ZoneApi {
+export function createNs1Api(credentials: { api_key: string }, context: ClientContext): ZoneApi & { txt: TxtApi } {
   const call = jsonCalls(context, SERVICE, { "X-NSONE-Key": credentials.api_key }, readError);
 
   /**
@@ -87,8 +88,36 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
     };
   }
 
+  // A TXT record holds every value of the name, one answer each (its rdata the text itself): a POST
+  // sends the answers with the value added or dropped (each kept answer as it was read), a PUT
+  // creates the record, and a DELETE removes it once no value is left.
+  const txt = txtSet({
+    async read(zone, name) {
+      const read = await call("GET", recordPath(zone.id, name, "TXT"));
+      if (!read.ok) {
+        if (read.status !== 404) return read;
+        return /zone not found/i.test(read.message)
+          ? { ...read, staleZone: true }
+          : { ok: true, value: { values: [] } };
+      }
+      const answers = objectsIn(asObject(read.value.body).answers);
+      const values = answers.map((a) => unquotedTxt(Array.isArray(a.answer) ? a.answer.join("") : ""));
+      return { ok: true, value: { values, raw: answers } };
+    },
+    write(zone, name, values, held) {
+      const path = recordPath(zone.id, name, "TXT");
+      if (values.length === 0) return call("DELETE", path);
+      const kept = readByValue(held);
+      const answers = values.map((value) => kept.get(value) ?? { answer: [value] });
+      return held.values.length > 0
+        ? call("POST", path, { answers })
+        : call("PUT", path, { zone: zone.id, domain: name, type: "TXT", answers, ttl: CHALLENGE_TTL });
+    },
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     // The zones the key may see; changes nothing.
     verify: () => acceptedCounting(listZones(), "API key accepted"),
@@ -199,6 +228,9 @@ export const ns1 = defineService({
   defaultApiUrl: "https://api.nsone.net/v1",
   // NS1 counts tokens per route: a GET about 900 per 300 s, a POST or PUT about 300 per 300 s; ddnsd stays at 250.
   rateLimits: [{ requests: 250, perSeconds: 300 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(createNs1Api({ api_key: credentials.api_key ?? "" }, context)),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createNs1Api({ api_key: credentials.api_key ?? "" }, context);
+    return zoneClient(api, api.txt);
+  },
 });

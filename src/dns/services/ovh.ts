@@ -22,8 +22,9 @@ import { isObject } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
-import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type RecordSet, recordSetOf, type TxtApi, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "OVH";
@@ -54,7 +55,7 @@ export function ovhSignature(
  */
 const unpublished = new Set<string>();
 
-export function createOvhApi(credentials: Credentials, context: ClientContext): ZoneApi {
+export function createOvhApi(credentials: Credentials, context: ClientContext): ZoneApi & { txt: TxtApi } {
   const account = createHash("sha256")
     .update([context.baseUrl, credentials.application_key, credentials.consumer_key].join("\n"))
     .digest("hex");
@@ -113,8 +114,59 @@ export function createOvhApi(credentials: Credentials, context: ClientContext): 
     return { ok: true, value: null };
   }
 
+  /** The records of one name and type, each read by id (OVH lists ids only). */
+  async function recordsOf(zone: string, hostname: string, type: string): Promise<Step<Record<string, unknown>[]>> {
+    // A change an earlier refresh left unpublished is published first, whatever this write finds.
+    if (unpublished.has(pendingKey(zone))) {
+      const published = await refresh(zone);
+      if (!published.ok) return published;
+    }
+    const subDomain = relativeName(hostname, zone);
+    const query = new URLSearchParams({ fieldType: type, subDomain }).toString();
+    const ids = await call("GET", `${zonePath(zone)}/record?${query}`);
+    // A zone in the config that left the account: looked up afresh, once.
+    if (!ids.ok) return ids.status === 404 ? { ...ids, staleZone: true } : ids;
+    const records: Record<string, unknown>[] = [];
+    for (const id of Array.isArray(ids.value.body) ? ids.value.body : []) {
+      const read = await call("GET", `${zonePath(zone)}/record/${encodeURIComponent(String(id))}`);
+      if (!read.ok) return read;
+      const record = read.value.body;
+      // Checked here too: whether OVH filters `subDomain=` for the apex is not documented.
+      if (isObject(record) && record.fieldType === type && String(record.subDomain ?? "").toLowerCase() === subDomain)
+        records.push(record);
+    }
+    return { ok: true, value: records };
+  }
+
+  /** A record created or deleted, then the zone refreshed so that the change is served. */
+  async function published(zone: string, written: Step<JsonAnswer>): Promise<Step<null>> {
+    return written.ok ? refresh(zone) : written;
+  }
+
+  // One record per value, its target the text itself; each change is published by a refresh.
+  const txt = txtRecords({
+    async list(zone, name) {
+      const records = await recordsOf(zone.id, name, "TXT");
+      if (!records.ok) return records;
+      return { ok: true, value: records.value.map((r) => ({ id: String(r.id), value: unquotedTxt(r.target) })) };
+    },
+    create: async (zone, name, value) =>
+      published(
+        zone.id,
+        await call("POST", `${zonePath(zone.id)}/record`, {
+          fieldType: "TXT",
+          subDomain: relativeName(name, zone.id),
+          target: value,
+          ttl: CHALLENGE_TTL,
+        }),
+      ),
+    delete: async (zone, record) =>
+      published(zone.id, await call("DELETE", `${zonePath(zone.id)}/record/${encodeURIComponent(record.id)}`)),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       const answer = await call("GET", "/domain/zone");
@@ -133,26 +185,9 @@ export function createOvhApi(credentials: Credentials, context: ClientContext): 
     },
 
     async readRecordSet(zone, hostname, type) {
-      // A change an earlier refresh left unpublished is published first, whatever this write finds.
-      if (unpublished.has(pendingKey(zone.id))) {
-        const published = await refresh(zone.id);
-        if (!published.ok) return published;
-      }
-      const subDomain = relativeName(hostname, zone.id);
-      const query = new URLSearchParams({ fieldType: type, subDomain }).toString();
-      const ids = await call("GET", `${zonePath(zone.id)}/record?${query}`);
-      // A zone in the config that left the account: looked up afresh, once.
-      if (!ids.ok) return ids.status === 404 ? { ...ids, staleZone: true } : ids;
-      const records: Record<string, unknown>[] = [];
-      for (const id of Array.isArray(ids.value.body) ? ids.value.body : []) {
-        const read = await call("GET", `${zonePath(zone.id)}/record/${encodeURIComponent(String(id))}`);
-        if (!read.ok) return read;
-        const record = read.value.body;
-        // Checked here too: whether OVH filters `subDomain=` for the apex is not documented.
-        if (isObject(record) && record.fieldType === type && String(record.subDomain ?? "").toLowerCase() === subDomain)
-          records.push(record);
-      }
-      return { ok: true, value: records.length === 0 ? null : recordSet(records) };
+      const records = await recordsOf(zone.id, hostname, type);
+      if (!records.ok) return records;
+      return { ok: true, value: records.value.length === 0 ? null : recordSet(records.value) };
     },
 
     async updateRecordSet(zone, _hostname, _type, current, address, settings) {
@@ -239,15 +274,16 @@ export const ovh = defineService({
   defaultApiUrl: "https://eu.api.ovh.com/1.0",
   // OVH documents no request limit for these calls; ddnsd keeps to a gentle pace of its own.
   rateLimits: [{ requests: 5, perSeconds: 1 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(
-      createOvhApi(
-        {
-          application_key: credentials.application_key ?? "",
-          application_secret: credentials.application_secret ?? "",
-          consumer_key: credentials.consumer_key ?? "",
-        },
-        context,
-      ),
-    ),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createOvhApi(
+      {
+        application_key: credentials.application_key ?? "",
+        application_secret: credentials.application_secret ?? "",
+        consumer_key: credentials.consumer_key ?? "",
+      },
+      context,
+    );
+    return zoneClient(api, api.txt);
+  },
 });

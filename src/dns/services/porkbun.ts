@@ -14,8 +14,9 @@ import { exchangeJson, unreadableAnswer } from "../../net/http";
 import { isObject, objectsIn, parseJson } from "../../util/json";
 import { failed, failedAnswer, throttleWait } from "../answers";
 import type { Step } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type RecordSet, type TxtApi, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Porkbun";
@@ -30,7 +31,7 @@ const LIST_ALL_MAX_PAGES = 20;
 export function createPorkbunApi(
   credentials: { api_key: string; secret_api_key: string },
   context: ClientContext,
-): ZoneApi {
+): ZoneApi & { txt: TxtApi } {
   async function call(path: string, fields: Record<string, unknown> = {}): Promise<Step<Record<string, unknown>>> {
     const keys = { apikey: credentials.api_key, secretapikey: credentials.secret_api_key };
     const answer = await exchangeJson(context, "POST", path, {}, { ...keys, ...fields });
@@ -76,8 +77,29 @@ export function createPorkbunApi(
     }) blocks it: delete that record at Porkbun`;
   }
 
+  // One record per value, its content the text itself (no quotes); removed by id (/dns/delete).
+  const txt = txtRecords({
+    async list(zone, name) {
+      const read = await call(byNameType(zone.id, "TXT", relativeName(name, zone.id)));
+      if (!read.ok) return read;
+      const records = recordsOf(read.value.records).filter(
+        (r) => r.type === "TXT" && lower(r.name) === name && idOf(r) !== "",
+      );
+      return { ok: true, value: records.map((r) => ({ id: idOf(r), value: unquotedTxt(r.content) })) };
+    },
+    create: (zone, name, value) =>
+      call(`/dns/create/${zone.id}`, {
+        name: relativeName(name, zone.id),
+        type: "TXT",
+        content: value,
+        ttl: String(MIN_TTL),
+      }),
+    delete: (zone, record) => call(`/dns/delete/${zone.id}/${encodeURIComponent(record.id)}`),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       const answer = await call("/ping");
@@ -180,13 +202,14 @@ export const porkbun = defineService({
   defaultApiUrl: "https://api.porkbun.com/api/json/v3",
   // About one request a second per key; beyond it Porkbun answers 503 pages.
   rateLimits: [{ requests: 1, perSeconds: 1.25 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(
-      createPorkbunApi(
-        { api_key: credentials.api_key ?? "", secret_api_key: credentials.secret_api_key ?? "" },
-        context,
-      ),
-    ),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createPorkbunApi(
+      { api_key: credentials.api_key ?? "", secret_api_key: credentials.secret_api_key ?? "" },
+      context,
+    );
+    return zoneClient(api, api.txt);
+  },
 });
 
 /** Porkbun writes ids as strings or numbers. */

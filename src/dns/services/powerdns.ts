@@ -10,8 +10,9 @@ import { isObject, objectsIn, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, failedAnswer, type ServiceError } from "../answers";
 import type { RecordType, Step } from "../provider";
-import { type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type TxtApi, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, quotedTxt, unquotedTxt } from "../txt";
 import { failedCheck, longestZone, noZoneMessage } from "../zones";
 
 const SERVICE = "PowerDNS";
@@ -62,7 +63,7 @@ function absolute(name: string): string {
   return `${name}.`;
 }
 
-function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): ZoneApi {
+function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): ZoneApi & { txt: TxtApi } {
   const api: JsonApi = {
     fetch: context.fetch,
     baseUrl: `${options.server}/api/v1/servers/${encodeURIComponent(options.serverId)}`,
@@ -95,7 +96,7 @@ function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): Zo
     return `/zones/${encodeURIComponent(zone.id)}`;
   }
 
-  function rrsetOf(value: unknown, hostname: string, type: RecordType): PdnsRrset | undefined {
+  function rrsetOf(value: unknown, hostname: string, type: RecordType | "TXT"): PdnsRrset | undefined {
     const rrsets = isObject(value) ? objectsIn(value.rrsets) : [];
     const found = rrsets.find(
       (set) => typeof set.name === "string" && set.name.toLowerCase() === absolute(hostname) && set.type === type,
@@ -134,8 +135,63 @@ function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): Zo
     return { ok: true, value: recordSet(hostname, rrset) };
   }
 
+  /** The name's set of that type as the server holds it (undefined: none), asked for alone. */
+  async function readRrset(
+    zone: Zone,
+    hostname: string,
+    type: RecordType | "TXT",
+  ): Promise<Step<PdnsRrset | undefined>> {
+    // Newer servers return only this set when asked so; older ones ignore the filter and send the zone.
+    const query = new URLSearchParams({ rrset_name: absolute(hostname), rrset_type: type });
+    const read = await call("GET", `${zonePath(zone)}?${query}`);
+    if (!read.ok) return read;
+    const rrset = rrsetOf(read.value, hostname, type);
+    return { ok: true, value: rrset === undefined || rrset.records.length === 0 ? undefined : rrset };
+  }
+
+  /**
+   * The name's TXT set `held` (as read, each record sent back as it was) with `value` added or
+   * dropped, its TTL and comments kept; deleted when nothing is left, so no empty set stays behind.
+   */
+  async function writeTxt(zone: Zone, name: string, held: PdnsRrset | undefined, value: string, add: boolean) {
+    const records = (held?.records ?? []).filter((record) => unquotedTxt(record.content) !== value);
+    if (add) records.push({ content: quotedTxt(value), disabled: false });
+    const rrset =
+      records.length === 0
+        ? { name: absolute(name), type: "TXT", changetype: "DELETE" }
+        : {
+            name: absolute(name),
+            type: "TXT",
+            ttl: held?.ttl ?? CHALLENGE_TTL,
+            changetype: "REPLACE",
+            records,
+            ...(held?.comments === undefined ? {} : { comments: held.comments }),
+          };
+    const patched = await call("PATCH", zonePath(zone), { rrsets: [rrset] });
+    return patched.ok ? { ok: true as const, value: undefined } : patched;
+  }
+
+  // One RRset holds every value of the name, and a REPLACE writes it whole: it is read afresh and
+  // sent back record for record (however each was spelt), with only the one value added or dropped.
+  const txt: TxtApi = {
+    async read(zone, name) {
+      const read = await readRrset(zone, name, "TXT");
+      if (!read.ok) return read;
+      return { ok: true, value: (read.value?.records ?? []).map((record) => unquotedTxt(record.content)) };
+    },
+    async add(zone, name, _current, value) {
+      const read = await readRrset(zone, name, "TXT");
+      return read.ok ? writeTxt(zone, name, read.value, value, true) : read;
+    },
+    async remove(zone, name, _current, value) {
+      const read = await readRrset(zone, name, "TXT");
+      return read.ok ? writeTxt(zone, name, read.value, value, false) : read;
+    },
+  };
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       const answer = await call("GET", "");
@@ -165,12 +221,9 @@ function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): Zo
     },
 
     async readRecordSet(zone, hostname, type) {
-      // Newer servers return only this set when asked so; older ones ignore the filter and send the zone.
-      const query = new URLSearchParams({ rrset_name: absolute(hostname), rrset_type: type });
-      const read = await call("GET", `${zonePath(zone)}?${query}`);
+      const read = await readRrset(zone, hostname, type);
       if (!read.ok) return read;
-      const rrset = rrsetOf(read.value, hostname, type);
-      return { ok: true, value: rrset === undefined || rrset.records.length === 0 ? null : recordSet(hostname, rrset) };
+      return { ok: true, value: read.value === undefined ? null : recordSet(hostname, read.value) };
     },
 
     updateRecordSet(zone, hostname, type, current, address, settings) {
@@ -224,6 +277,7 @@ export const powerdns = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(1, 2_147_483_647, DEFAULT_TTL),
   canVerify: true,
+  holdsTxt: true,
   // The API's host also answers DNS, on port 53 unless the server says otherwise (local-port).
   nameServer: (options) => {
     try {
@@ -232,18 +286,18 @@ export const powerdns = defineService({
       return null;
     }
   },
-  createClient: (credentials, options, context) =>
-    zoneClient(
-      createPowerDnsApi(
-        // The base URL as people copy it: with or without a trailing slash or the API's own path.
-        {
-          server: String(options.server ?? "").replace(/(\/api(\/v1)?)?\/*$/, ""),
-          serverId: String(options.server_id ?? "localhost"),
-          apiKey: credentials.api_key ?? "",
-        },
-        context,
-      ),
-    ),
+  createClient(credentials, options, context) {
+    const api = createPowerDnsApi(
+      // The base URL as people copy it: with or without a trailing slash or the API's own path.
+      {
+        server: String(options.server ?? "").replace(/(\/api(\/v1)?)?\/*$/, ""),
+        serverId: String(options.server_id ?? "localhost"),
+        apiKey: credentials.api_key ?? "",
+      },
+      context,
+    );
+    return zoneClient(api, api.txt);
+  },
 });
 
 /**

@@ -30,9 +30,10 @@ import { plural } from "../../util/plural";
 import { failed } from "../answers";
 import { child, childrenNamed, escapeXml, parseXml, textAt, type XmlElement } from "../protocols/xml";
 import type { Step, StepFailure } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { signRequest } from "../signing/sigv4";
+import { CHALLENGE_TTL, quotedTxt, txtSet, unquotedTxt } from "../txt";
 import { candidateZones, failedCheck, noZoneMessage } from "../zones";
 
 const SERVICE = "Route 53";
@@ -75,7 +76,7 @@ export function createRoute53Api(
   credentials: { access_key_id: string; secret_access_key: string },
   context: ClientContext,
   backoff: ThrottleBackoff = DEFAULT_BACKOFF,
-): ZoneApi {
+): ZoneApi & { txt: TxtApi } {
   async function callOnce(method: string, path: string, body?: string): Promise<Call> {
     const url = new URL(context.baseUrl + path);
     const headers = signRequest(
@@ -141,13 +142,11 @@ export function createRoute53Api(
     set: Written & { type: string; ttl: number; value: string },
   ): Promise<Step<RecordSet>> {
     const healthCheck = set.healthCheckId ? `<HealthCheckId>${escapeXml(set.healthCheckId)}</HealthCheckId>` : "";
-    const body =
-      `<?xml version="1.0" encoding="UTF-8"?>\n` +
-      `<ChangeResourceRecordSetsRequest xmlns="${XMLNS}"><ChangeBatch><Changes><Change>` +
-      `<Action>${action}</Action><ResourceRecordSet><Name>${escapeXml(set.name)}</Name><Type>${set.type}</Type>` +
-      `<TTL>${set.ttl}</TTL><ResourceRecords><ResourceRecord><Value>${escapeXml(set.value)}</Value></ResourceRecord></ResourceRecords>` +
-      `${healthCheck}</ResourceRecordSet></Change></Changes></ChangeBatch></ChangeResourceRecordSetsRequest>`;
-    const changed = await call("POST", `/hostedzone/${encodeURIComponent(zoneId)}/rrset`, body);
+    const changed = await call(
+      "POST",
+      `/hostedzone/${encodeURIComponent(zoneId)}/rrset`,
+      changeXml(action, set.name, set.type, set.ttl, [set.value], healthCheck),
+    );
     if (!changed.ok) return changed;
     const changeId = textAt(changed.root, "ChangeInfo", "Id")?.replace(/^\/change\//, "") ?? "(no id)";
     const status = textAt(changed.root, "ChangeInfo", "Status")?.toLowerCase() ?? "submitted";
@@ -162,8 +161,34 @@ export function createRoute53Api(
     };
   }
 
+  // A TXT set holds every value of the name, each a quoted string: UPSERT writes it whole with its
+  // TTL, and once no value is left it is deleted, which Route 53 allows only with the set as it is.
+  const txt = txtSet({
+    async read(zone, name) {
+      const query = new URLSearchParams({ name: `${name}.`, type: "TXT", maxitems: "1" });
+      const read = await call("GET", `/hostedzone/${encodeURIComponent(zone.id)}/rrset?${query}`);
+      if (!read.ok) return read.code === "NoSuchHostedZone" ? { ...read, staleZone: true } : read;
+      const set = childrenNamed(child(read.root, "ResourceRecordSets"), "ResourceRecordSet").find(
+        (s) => dnsName(textAt(s, "Name")) === name && textAt(s, "Type") === "TXT",
+      );
+      const ttl = Number(textAt(set, "TTL"));
+      const values = childrenNamed(child(set, "ResourceRecords"), "ResourceRecord").map((r) =>
+        unquotedTxt(textAt(r, "Value") ?? ""),
+      );
+      return { ok: true, value: { values, ...(Number.isInteger(ttl) ? { ttl } : {}) } };
+    },
+    async write(zone, name, values, held) {
+      const [action, written] =
+        values.length === 0 ? (["DELETE", held.values] as const) : (["UPSERT", values] as const);
+      const body = changeXml(action, `${name}.`, "TXT", held.ttl ?? CHALLENGE_TTL, written.map(quotedTxt), "");
+      const changed = await call("POST", `/hostedzone/${encodeURIComponent(zone.id)}/rrset`, body);
+      return changed.ok ? { ok: true, value: undefined } : changed;
+    },
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       const answer = await call("GET", "/hostedzonecount");
@@ -257,6 +282,25 @@ export function createRoute53Api(
   };
 }
 
+/** One change of one record set, as ChangeResourceRecordSets takes it; `extra` goes inside the set (a health check). */
+function changeXml(
+  action: "UPSERT" | "CREATE" | "DELETE",
+  name: string,
+  type: string,
+  ttl: number,
+  values: readonly string[],
+  extra: string,
+): string {
+  const records = values.map((value) => `<ResourceRecord><Value>${escapeXml(value)}</Value></ResourceRecord>`).join("");
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n` +
+    `<ChangeResourceRecordSetsRequest xmlns="${XMLNS}"><ChangeBatch><Changes><Change>` +
+    `<Action>${action}</Action><ResourceRecordSet><Name>${escapeXml(name)}</Name><Type>${type}</Type>` +
+    `<TTL>${ttl}</TTL><ResourceRecords>${records}</ResourceRecords>` +
+    `${extra}</ResourceRecordSet></Change></Changes></ChangeBatch></ChangeResourceRecordSetsRequest>`
+  );
+}
+
 /** `Z123` from `/hostedzone/Z123` (as Route 53 writes ids) or `Z123`. */
 function bareZoneId(id: string): string {
   return id.trim().replace(/^\/?hostedzone\//, "");
@@ -297,11 +341,12 @@ export const route53 = defineService({
   defaultApiUrl: "https://route53.amazonaws.com/2013-04-01",
   // Route 53 allows 5 API requests a second per account (an UPSERT counts twice); ddnsd stays under it.
   rateLimits: [{ requests: 4, perSeconds: 1 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(
-      createRoute53Api(
-        { access_key_id: credentials.access_key_id ?? "", secret_access_key: credentials.secret_access_key ?? "" },
-        context,
-      ),
-    ),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createRoute53Api(
+      { access_key_id: credentials.access_key_id ?? "", secret_access_key: credentials.secret_access_key ?? "" },
+      context,
+    );
+    return zoneClient(api, api.txt);
+  },
 });

@@ -21,8 +21,9 @@ import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { RecordType, Step } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type RecordSet, type TxtApi, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, quotedTxt, txtRecords, unquotedTxt } from "../txt";
 import { acceptedCounting, relativeName } from "../zones";
 
 const SERVICE = "Scaleway";
@@ -40,7 +41,10 @@ const DYNAMIC_CONFIGS: Record<string, string> = {
   view_config: "view",
 };
 
-export function createScalewayApi(credentials: { secret_key: string }, context: ClientContext): ZoneApi {
+export function createScalewayApi(
+  credentials: { secret_key: string },
+  context: ClientContext,
+): ZoneApi & { txt: TxtApi } {
   const call = jsonCalls(context, SERVICE, { "X-Auth-Token": credentials.secret_key }, readError);
 
   const recordsPath = (zone: string) => `/dns-zones/${encodeURIComponent(zone)}/records`;
@@ -101,8 +105,31 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
     return { ok: true, value: recordSet(records.length > 0 ? records.slice(0, 1) : [sent])! };
   }
 
+  /** One change of the zone's records, never creating a zone. */
+  const change = (zone: string, one: Record<string, unknown>) =>
+    call("PATCH", recordsPath(zone), { changes: [one], return_all_records: false, disallow_new_zone_creation: true });
+
+  // One record per value, its data the text in quotes: an `add` makes one, a `delete` by id removes it.
+  const txt = txtRecords({
+    async list(zone, name) {
+      const relative = relativeName(name, zone.name!);
+      const listed = staleOn404(await listAll(recordsPath(zone.id), { name: relative, type: "TXT" }, "records"));
+      if (!listed.ok) return listed;
+      const records = listed.value.filter((r) => r.name === relative && r.type === "TXT" && typeof r.id === "string");
+      return { ok: true, value: records.map((r) => ({ id: String(r.id), value: unquotedTxt(r.data) })) };
+    },
+    create: (zone, name, value) =>
+      change(zone.id, {
+        add: {
+          records: [{ name: relativeName(name, zone.name!), type: "TXT", data: quotedTxt(value), ttl: CHALLENGE_TTL }],
+        },
+      }),
+    delete: (zone, record) => change(zone.id, { delete: { id: record.id } }),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     verify: () => acceptedCounting(listZones(), "Secret key accepted", "DNS zone"),
 
@@ -233,6 +260,9 @@ export const scaleway = defineService({
   defaultApiUrl: "https://api.scaleway.com/domain/v2beta1",
   // Scaleway publishes no request rate for the Domains and DNS API; ddnsd keeps to a modest pace.
   rateLimits: [{ requests: 5, perSeconds: 1 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(createScalewayApi({ secret_key: (credentials.secret_key ?? "").trim() }, context)),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createScalewayApi({ secret_key: (credentials.secret_key ?? "").trim() }, context);
+    return zoneClient(api, api.txt);
+  },
 });

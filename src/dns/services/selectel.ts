@@ -21,8 +21,9 @@ import { plural } from "../../util/plural";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, quotedTxt, txtSet, unquotedTxt } from "../txt";
 import { candidateZones, failedCheck, noZoneMessage } from "../zones";
 
 const SERVICE = "Selectel";
@@ -48,7 +49,7 @@ export function createSelectelApi(
   identityUrl: string,
   context: ClientContext,
   now: () => number = Date.now,
-): ZoneApi {
+): ZoneApi & { txt: TxtApi } {
   let token: { value: string; until: number } | undefined;
 
   async function obtainToken(): Promise<Step<string>> {
@@ -146,8 +147,35 @@ export function createSelectelApi(
     };
   }
 
+  // An rrset holds every value of the name, each record's content the text in quotes: a PATCH
+  // writes its records whole (TTL and comment kept), a POST creates it, a DELETE removes it once empty.
+  const txt = txtSet({
+    async read(zone, name) {
+      const listed = await listAll(rrsetPath(zone.id), { name: `${name}.`, rrset_types: "TXT" });
+      if (!listed.ok) return staleOn404(listed);
+      const rrset = listed.value.find((s) => bare(s.name) === name && s.type === "TXT");
+      if (rrset === undefined) return { ok: true, value: { values: [] } };
+      const values = objectsIn(rrset.records).map((r) => unquotedTxt(r.content));
+      return { ok: true, value: { values, ...(typeof rrset.ttl === "number" ? { ttl: rrset.ttl } : {}), raw: rrset } };
+    },
+    write(zone, name, values, held) {
+      const read = held.raw === undefined ? undefined : asObject(held.raw);
+      const records = values.map((value) => ({ content: quotedTxt(value), disabled: false }));
+      const ttl = held.ttl ?? CHALLENGE_TTL;
+      if (read === undefined) return call("POST", rrsetPath(zone.id), { name: `${name}.`, type: "TXT", ttl, records });
+      const path = `${rrsetPath(zone.id)}/${encodeURIComponent(idOf(read))}`;
+      if (values.length === 0) return call("DELETE", path);
+      return call("PATCH", path, {
+        ttl,
+        records,
+        ...(typeof read.comment === "string" && read.comment !== "" ? { comment: read.comment } : {}),
+      });
+    },
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       const listed = await call("GET", "/zones?limit=1");
@@ -303,17 +331,18 @@ export const selectel = defineService({
   defaultApiUrl: "https://api.selectel.ru/domains/v2",
   // Selectel publishes no request limit for its DNS API: ddnsd keeps to two requests a second.
   rateLimits: [{ requests: 2, perSeconds: 1 }],
-  createClient: (credentials, options, context) =>
-    zoneClient(
-      createSelectelApi(
-        {
-          account_id: (credentials.account_id ?? "").trim(),
-          username: (credentials.username ?? "").trim(),
-          password: credentials.password ?? "",
-          project_id: (credentials.project_id ?? "").trim(),
-        },
-        typeof options.identity_url === "string" ? options.identity_url : SELECTEL_IDENTITY_URL,
-        context,
-      ),
-    ),
+  holdsTxt: true,
+  createClient(credentials, options, context) {
+    const api = createSelectelApi(
+      {
+        account_id: (credentials.account_id ?? "").trim(),
+        username: (credentials.username ?? "").trim(),
+        password: credentials.password ?? "",
+        project_id: (credentials.project_id ?? "").trim(),
+      },
+      typeof options.identity_url === "string" ? options.identity_url : SELECTEL_IDENTITY_URL,
+      context,
+    );
+    return zoneClient(api, api.txt);
+  },
 });

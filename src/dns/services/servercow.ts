@@ -21,8 +21,9 @@ import { asObject, isObject } from "../../util/json";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import { cannotVerify } from "../one-shot";
 import type { Step, StepFailure } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, cannotCheck, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, txtSet, unquotedTxt } from "../txt";
 import { relativeName } from "../zones";
 
 const SERVICE = "Servercow";
@@ -68,7 +69,7 @@ function readError(body: unknown, status: number): ServiceError | undefined {
 export function createServercowApi(
   credentials: { username: string; password: string },
   context: ClientContext,
-): ZoneApi {
+): ZoneApi & { txt: TxtApi } {
   const headers = { "X-Auth-Username": credentials.username, "X-Auth-Password": credentials.password };
 
   /** One request; a 200 whose body is `{"error"}` is the failure it names. */
@@ -115,8 +116,41 @@ export function createServercowApi(
     return { ok: true, value: { id: setId(name, type), values: [address], ttl } };
   }
 
+  // A name's TXT values are one set, its content an array of the texts: a POST replaces it whole
+  // (the TTL read kept), and a DELETE naming the name and type removes it once no value is left.
+  const txt = txtSet({
+    async read(zone, name) {
+      const listed = await listRecords(zone.id);
+      if (!listed.ok) return listed;
+      const relative = relativeName(name, zone.id);
+      const rows = listed.value.filter((r) => r.type === "TXT" && String(r.name ?? "").toLowerCase() === relative);
+      const ttl = rows[0]?.ttl;
+      return {
+        ok: true,
+        value: {
+          values: rows.flatMap((r) => contents(r.content)).map(unquotedTxt),
+          ...(typeof ttl === "number" ? { ttl } : {}),
+        },
+      };
+    },
+    async write(zone, name, values, held) {
+      const relative = relativeName(name, zone.id);
+      const written =
+        values.length === 0
+          ? await call("DELETE", zone.id, { type: "TXT", name: relative })
+          : await call("POST", zone.id, {
+              type: "TXT",
+              name: relative,
+              content: values,
+              ttl: held.ttl ?? CHALLENGE_TTL,
+            });
+      return written.ok ? { ok: true, value: undefined } : written;
+    },
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     // Not called by the appliance (canVerify is false); a direct call says why, without a request.
     verify: cannotVerify(CANNOT_VERIFY),
@@ -206,8 +240,12 @@ export const servercow = defineService({
   ...cannotCheck(CANNOT_VERIFY),
   defaultApiUrl: "https://api.servercow.de/dns/v1/domains",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
-  createClient: (credentials, _options, context) =>
-    zoneClient(
-      createServercowApi({ username: credentials.username ?? "", password: credentials.password ?? "" }, context),
-    ),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createServercowApi(
+      { username: credentials.username ?? "", password: credentials.password ?? "" },
+      context,
+    );
+    return zoneClient(api, api.txt);
+  },
 });

@@ -26,9 +26,10 @@ import { plural } from "../../util/plural";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type RecordSet, type TxtApi, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { tc3Authorization } from "../signing/tc3";
+import { txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Tencent Cloud DNSPod";
@@ -55,7 +56,7 @@ interface Kept {
 export function createTencentCloudApi(
   credentials: { secret_id: string; secret_key: string },
   context: ClientContext,
-): ZoneApi {
+): ZoneApi & { txt: TxtApi } {
   const host = new URL(context.baseUrl).host;
 
   /** One action: its `Response` object, or the failure its `Response.Error` names. */
@@ -103,8 +104,37 @@ export function createTencentCloudApi(
     return { ok: true, value: { names, total: Number(counts.AllTotal ?? counts.DomainTotal ?? Number.NaN) } };
   }
 
+  // One record per value (on the default line), its Value the text itself; removed by id (DeleteRecord).
+  const txt = txtRecords({
+    async list(zone, name) {
+      const relative = relativeName(name, zone.id, "@");
+      const read = await call("DescribeRecordList", {
+        Domain: zone.id,
+        Subdomain: relative,
+        RecordType: "TXT",
+        Limit: PAGE_SIZE,
+      });
+      if (!read.ok) return read.code === "ResourceNotFound.NoDataOfRecord" ? { ok: true, value: [] } : read;
+      const records = objectsIn(read.value.RecordList).filter(
+        (r) => String(r.Name ?? "").toLowerCase() === relative && r.Type === "TXT" && r.RecordId !== undefined,
+      );
+      return { ok: true, value: records.map((r) => ({ id: String(r.RecordId), value: unquotedTxt(r.Value) })) };
+    },
+    create: (zone, name, value) =>
+      call("CreateRecord", {
+        Domain: zone.id,
+        SubDomain: relativeName(name, zone.id, "@"),
+        RecordType: "TXT",
+        RecordLine: DEFAULT_LINE,
+        Value: value,
+        TTL: NEW_RECORD_TTL,
+      }),
+    delete: (zone, record) => call("DeleteRecord", { Domain: zone.id, RecordId: Number(record.id) }),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       const listed = await listDomains(1, 0);
@@ -273,11 +303,12 @@ export const tencentcloud = defineService({
   defaultApiUrl: "https://dnspod.tencentcloudapi.com",
   // DNSPod allows 20 requests a second per API by default; ddnsd stays well under it.
   rateLimits: [{ requests: 10, perSeconds: 1 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(
-      createTencentCloudApi(
-        { secret_id: credentials.secret_id ?? "", secret_key: credentials.secret_key ?? "" },
-        context,
-      ),
-    ),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createTencentCloudApi(
+      { secret_id: credentials.secret_id ?? "", secret_key: credentials.secret_key ?? "" },
+      context,
+    );
+    return zoneClient(api, api.txt);
+  },
 });

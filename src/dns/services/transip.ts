@@ -16,8 +16,9 @@ import { createPrivateKey, createSign, randomBytes } from "node:crypto";
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { type BearerToken, bearerCalls, failed, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
+import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "TransIP";
@@ -46,7 +47,7 @@ export function createTransipApi(
   credentials: { login: string; private_key: string },
   context: ClientContext,
   now: () => number = Date.now,
-): ZoneApi {
+): ZoneApi & { txt: TxtApi } {
   async function login(): Promise<Step<BearerToken>> {
     const body = {
       login: credentials.login,
@@ -104,8 +105,34 @@ export function createTransipApi(
     };
   }
 
+  // One entry per value, its content the text itself. An entry has no id: it is named by its name,
+  // expire, type and content, so those four (as read) are its id here, and a DELETE sends them.
+  const txt = txtRecords({
+    async list(zone, name) {
+      const answer = await call("GET", dnsPath(zone.id));
+      if (!answer.ok) return answer.status === 404 ? { ...answer, staleZone: true } : answer;
+      const relative = relativeName(name, zone.id, "@");
+      const entries = entriesOf(answer.value.body).filter(
+        (e) => e.type === "TXT" && String(e.name ?? "").toLowerCase() === relative,
+      );
+      return {
+        ok: true,
+        value: entries.map((e) => ({
+          id: JSON.stringify({ name: e.name, expire: e.expire, type: e.type, content: e.content }),
+          value: unquotedTxt(e.content),
+        })),
+      };
+    },
+    create: (zone, name, value) =>
+      call("POST", dnsPath(zone.id), {
+        dnsEntry: { name: relativeName(name, zone.id, "@"), expire: CHALLENGE_TTL, type: "TXT", content: value },
+      }),
+    delete: (zone, record) => call("DELETE", dnsPath(zone.id), { dnsEntry: JSON.parse(record.id) }),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       const answer = await login();
@@ -188,8 +215,12 @@ export const transip = defineService({
   defaultApiUrl: "https://api.transip.nl/v6",
   // TransIP allows about 1,000 requests a minute per account (UNSURE); ddnsd stays well under.
   rateLimits: [{ requests: 10, perSeconds: 1 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(
-      createTransipApi({ login: credentials.login ?? "", private_key: credentials.private_key ?? "" }, context),
-    ),
+  holdsTxt: true,
+  createClient(credentials, _options, context) {
+    const api = createTransipApi(
+      { login: credentials.login ?? "", private_key: credentials.private_key ?? "" },
+      context,
+    );
+    return zoneClient(api, api.txt);
+  },
 });

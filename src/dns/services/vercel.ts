@@ -19,8 +19,17 @@
 import { asObject, isObject } from "../../util/json";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, recordSetNamed, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
+import {
+  namedZone,
+  type RecordSet,
+  recordSetNamed,
+  recordSetOf,
+  type TxtApi,
+  type ZoneApi,
+  zoneClient,
+} from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, longestZone, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Vercel";
@@ -32,7 +41,10 @@ const MAX_PAGES = 100;
 const NEW_RECORD_TTL = 60;
 const TEAM_ID = /^[A-Za-z0-9_-]+$/;
 
-export function createVercelApi(options: { token: string; teamId?: string }, context: ClientContext): ZoneApi {
+export function createVercelApi(
+  options: { token: string; teamId?: string },
+  context: ClientContext,
+): ZoneApi & { txt: TxtApi } {
   async function call(
     method: string,
     path: string,
@@ -101,8 +113,31 @@ export function createVercelApi(options: { token: string; teamId?: string }, con
     return recordSetOf(records, "value");
   }
 
+  // One record per value, its value the text itself; removed by id (remove-a-dns-record).
+  const txt = txtRecords({
+    async list(zone, name) {
+      const listed = await listAll(recordsPath(zone.id), "records");
+      if (!listed.ok) return staleOn404(listed);
+      const relative = relativeName(name, zone.id);
+      const records = listed.value.filter(
+        (r) => r.type === "TXT" && typeof r.id === "string" && String(r.name ?? "").toLowerCase() === relative,
+      );
+      return { ok: true, value: records.map((r) => ({ id: String(r.id), value: unquotedTxt(r.value) })) };
+    },
+    create: (zone, name, value) =>
+      call(
+        "POST",
+        `/v2/domains/${encodeURIComponent(zone.id)}/records`,
+        {},
+        { name: relativeName(name, zone.id), type: "TXT", value, ttl: CHALLENGE_TTL },
+      ),
+    delete: (zone, record) =>
+      call("DELETE", `/v2/domains/${encodeURIComponent(zone.id)}/records/${encodeURIComponent(record.id)}`, {}),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       // The listing the writes start from; changes nothing.
@@ -217,14 +252,15 @@ export const vercel = defineService({
   // names when its window opens. A conservative pace keeps a burst of many domains from reaching an
   // unknown limit: 100 a minute is still 30 or more writes a minute at 2–3 requests each.
   rateLimits: [{ requests: 100, perSeconds: 60 }],
-  createClient: (credentials, options, context) =>
-    zoneClient(
-      createVercelApi(
-        {
-          token: credentials.token ?? "",
-          ...(typeof options.team_id === "string" && options.team_id !== "" ? { teamId: options.team_id } : {}),
-        },
-        context,
-      ),
-    ),
+  holdsTxt: true,
+  createClient(credentials, options, context) {
+    const api = createVercelApi(
+      {
+        token: credentials.token ?? "",
+        ...(typeof options.team_id === "string" && options.team_id !== "" ? { teamId: options.team_id } : {}),
+      },
+      context,
+    );
+    return zoneClient(api, api.txt);
+  },
 });

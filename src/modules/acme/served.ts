@@ -6,8 +6,7 @@
 
 import { parseServer, type ServerAddress } from "../../dns/protocols/signed-dns";
 import { TYPE, txtText } from "../../dns/protocols/wire";
-import { isInternalAddress } from "../../net/address";
-import { type Lookups, MOST_SERVERS, MOST_SOCKETS } from "../../updater/propagation";
+import { type Lookups, MOST_SERVERS, MOST_SOCKETS, mayAskNameServer } from "../../updater/propagation";
 import { Slots } from "../../util/slots";
 
 /** The longest a present or update waits for the value to be served. */
@@ -19,7 +18,7 @@ const ROUND_MS = 1_000;
 const SOCKETS = new Slots(MOST_SOCKETS);
 
 export interface ServedParts {
-  /** `allowPrivateIps`: name servers at internal addresses are asked although the provider has no server of its own. */
+  /** `allowPrivateIps`: name servers at internal addresses are asked although the provider has no server of its own (`mayAskNameServer`). */
   settings: { readonly resolvers: readonly ServerAddress[]; readonly allowPrivateIps: boolean };
   lookups: Lookups;
   /** Monotonic ms. */
@@ -51,13 +50,11 @@ export async function waitUntilServed(
     most: MOST_SERVERS,
     sockets: SOCKETS,
   });
-  // As the live check: internal name servers only for the user's own server, or when allowed.
-  const internalAllowed = servers.length > 0 || parts.settings.allowPrivateIps;
   if (zone.ok)
     for (const target of zone.servers)
       if (
         target.server &&
-        (internalAllowed || !isInternalAddress(target.server.host)) &&
+        mayAskNameServer(target.server.host, nameServer, parts.settings.allowPrivateIps) &&
         !servers.some((s) => s.host === target.server?.host && s.port === target.server.port)
       )
         servers.push(target.server);

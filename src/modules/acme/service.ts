@@ -247,7 +247,15 @@ async function writeValue(
   const client = ctx.clientOf(provider);
   if (!client.writeTxt) throw conflict(`${provider.name} cannot hold TXT records`);
   const started = performance.now();
-  const outcome = await client.writeTxt({ hostname: domain.domainName, name, value, action, config: domain.config });
+  const written = ctx.store.acme.values(name).map((held) => held.value);
+  const outcome = await client.writeTxt({
+    hostname: domain.domainName,
+    name,
+    value,
+    action,
+    config: domain.config,
+    written,
+  });
   const what = `${action === "add" ? "Added" : "Removed"} ${name} TXT "${value}" for certificate key "${who.key.name}" (${who.protocol})`;
   const message = outcome.ok
     ? `${what}${outcome.action === "unchanged" ? `: it ${action === "add" ? "was there" : "was not there"} already` : ""}; ${outcome.message}`

@@ -12,9 +12,14 @@ const alidnsZone: ZoneAccess<AlidnsFake> = {
     return records.length === 1 ? { ip: records[0]!.Value, ttl: records[0]!.TTL } : undefined;
   },
   ttl: 1800,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { rr: relative(name, zone, "@"), type: "TXT", value, ttl: 600 }),
+    values: (fake, zone, name) => fake.records(zone, relative(name, zone, "@"), "TXT").map((r) => r.Value),
+  },
 };
 
-const WRITE_ACTIONS = new Set(["UpdateDomainRecord", "AddDomainRecord"]);
+const WRITE_ACTIONS = new Set(["UpdateDomainRecord", "AddDomainRecord", "DeleteDomainRecord"]);
 
 export const adapter = define<AlidnsFake>({
   type: "alidns",

@@ -10,6 +10,11 @@ const baiduZone: ZoneAccess<BaiduFake> = {
     return records.length === 1 ? { ip: records[0]!.value, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 600,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { rr: relative(name, zone, "@"), type: "TXT", value, ttl: 600 }),
+    values: (fake, zone, name) => fake.records(zone, relative(name, zone, "@"), "TXT").map((r) => r.value),
+  },
 };
 
 export const adapter = define<BaiduFake>({

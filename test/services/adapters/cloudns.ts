@@ -20,6 +20,14 @@ const cloudnsZone: ZoneAccess<CloudnsFake> = {
   },
   ttl: 1800,
   storedTtl: cloudnsTtl,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { host: relative(name, zone, ""), type: "TXT", record: value, ttl: 3600 }),
+    values: (fake, zone, name) =>
+      (fake.zones.get(zone) ?? [])
+        .filter((r) => r.host === relative(name, zone, "") && r.type === "TXT")
+        .map((r) => r.record),
+  },
 };
 
 export const adapter = define<CloudnsFake>({

@@ -15,6 +15,15 @@ const desecZone: ZoneAccess<DesecFake> = {
   },
   ttl: 3600,
   goneZoneId: null,
+  txt: {
+    add(fake, zone, name, value) {
+      const subname = relative(name, zone, "");
+      const held = fake.rrset(zone, subname, "TXT")?.records ?? [];
+      fake.addRRset(zone, { subname, type: "TXT", records: [...held, `"${value}"`], ttl: 3600 });
+    },
+    values: (fake, zone, name) =>
+      (fake.rrset(zone, relative(name, zone, ""), "TXT")?.records ?? []).map((r) => r.replace(/^"(.*)"$/, "$1")),
+  },
 };
 
 export const adapter = define<DesecFake>({

@@ -12,6 +12,12 @@ const dnsmeZone: ZoneAccess<DnsmeFake> = {
     return records.length === 1 ? { ip: records[0]!.value, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 1800,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { name: relative(name, zone, ""), type: "TXT", value: `"${value}"`, ttl: 1800 }),
+    values: (fake, zone, name) =>
+      fake.records(zone, relative(name, zone, ""), "TXT").map((r) => r.value.replace(/^"(.*)"$/, "$1")),
+  },
 };
 
 export const adapter = define<DnsmeFake>({

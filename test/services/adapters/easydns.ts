@@ -12,6 +12,11 @@ const easydnsZone: ZoneAccess<EasydnsFake> = {
     return records.length === 1 ? { ip: records[0]!.rdata, ttl: Number(records[0]!.ttl) } : undefined;
   },
   ttl: 3600,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { host: relative(name, zone, "@"), type: "TXT", rdata: value, ttl: 3600 }),
+    values: (fake, zone, name) => fake.records(zone, relative(name, zone, "@"), "TXT").map((r) => r.rdata),
+  },
 };
 
 export const adapter = define<EasydnsFake>({

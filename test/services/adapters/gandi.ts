@@ -14,6 +14,14 @@ const gandiZone: ZoneAccess<GandiFake> = {
     return rrset && rrset.rrset_values.length === 1 ? { ip: rrset.rrset_values[0]!, ttl: rrset.rrset_ttl } : undefined;
   },
   ttl: 1800,
+  txt: {
+    add(fake, zone, name, value) {
+      const held = fake.rrset(zone, relative(name, zone, "@"), "TXT")?.rrset_values ?? [];
+      fake.addRrset(zone, { name: relative(name, zone, "@"), type: "TXT", values: [...held, `"${value}"`], ttl: 3600 });
+    },
+    values: (fake, zone, name) =>
+      (fake.rrset(zone, relative(name, zone, "@"), "TXT")?.rrset_values ?? []).map((v) => v.replace(/^"(.*)"$/, "$1")),
+  },
 };
 
 export const adapter = define<GandiFake>({

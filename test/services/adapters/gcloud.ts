@@ -22,6 +22,15 @@ const gcloudZone: ZoneAccess<GcloudFake> = {
     return rrset && rrset.rrdatas.length === 1 ? { ip: rrset.rrdatas[0]!, ttl: rrset.ttl } : undefined;
   },
   ttl: 300,
+  txt: {
+    add(fake, zone, name, value) {
+      const held = fake.rrset(zoneNameFor(zone), `${name}.`, "TXT");
+      if (held) held.rrdatas.push(`"${value}"`);
+      else fake.addRrset(zoneNameFor(zone), { name: `${name}.`, type: "TXT", rrdatas: [`"${value}"`], ttl: 300 });
+    },
+    values: (fake, zone, name) =>
+      (fake.rrset(zoneNameFor(zone), `${name}.`, "TXT")?.rrdatas ?? []).map((v) => v.replace(/^"(.*)"$/, "$1")),
+  },
 };
 
 export const adapter = define<GcloudFake>({

@@ -16,6 +16,15 @@ const gcoreZone: ZoneAccess<GcoreFake> = {
       : undefined;
   },
   ttl: 300,
+  txt: {
+    add(fake, zone, name, value) {
+      const held = fake.rrset(zone, name, "TXT");
+      if (held) held.resource_records.push({ id: 9999, content: [value], enabled: true, meta: {} });
+      else fake.addRrset(zone, { name, type: "TXT", contents: [value], ttl: 300 });
+    },
+    values: (fake, zone, name) =>
+      (fake.rrset(zone, name, "TXT")?.resource_records ?? []).map((r) => r.content.join("")),
+  },
 };
 
 export const adapter = define<GcoreFake>({

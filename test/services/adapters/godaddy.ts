@@ -12,6 +12,11 @@ const godaddyZone: ZoneAccess<GodaddyFake> = {
     return records.length === 1 ? { ip: records[0]!.data, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 1800,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { name: relative(name, zone, "@"), type: "TXT", data: value, ttl: 3600 }),
+    values: (fake, zone, name) => fake.records(zone, relative(name, zone, "@"), "TXT").map((r) => r.data),
+  },
 };
 
 export const adapter = define<GodaddyFake>({

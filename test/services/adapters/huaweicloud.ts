@@ -14,6 +14,15 @@ const huaweiZone: ZoneAccess<HuaweiFake> = {
       : undefined;
   },
   ttl: 1800,
+  txt: {
+    add(fake, zone, name, value) {
+      const [held] = fake.recordSets(zone, name, "TXT");
+      if (held) held.records.push(`"${value}"`);
+      else fake.addRecordSet(zone, { name, type: "TXT", records: [`"${value}"`], ttl: 300 });
+    },
+    values: (fake, zone, name) =>
+      fake.recordSets(zone, name, "TXT").flatMap((set) => set.records.map((r) => r.replace(/^"(.*)"$/, "$1"))),
+  },
 };
 
 export const adapter = define<HuaweiFake>({

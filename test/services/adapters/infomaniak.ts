@@ -12,6 +12,11 @@ const infomaniakZone: ZoneAccess<InfomaniakFake> = {
     return records.length === 1 ? { ip: records[0]!.target, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 1800,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { source: relative(name, zone, "@"), type: "TXT", target: value, ttl: 3600 }),
+    values: (fake, zone, name) => fake.records(zone, relative(name, zone, "@"), "TXT").map((r) => r.target),
+  },
 };
 
 export const adapter = define<InfomaniakFake>({

@@ -13,9 +13,13 @@ const inwxZone: ZoneAccess<InwxFake> = {
     return records.length === 1 ? { ip: records[0]!.content, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 3600,
+  txt: {
+    add: (fake, zone, name, value) => void fake.addRecord(zone, { name, type: "TXT", content: value, ttl: 3600 }),
+    values: (fake, zone, name) => fake.records(zone, name, "TXT").map((r) => r.content),
+  },
 };
 
-const WRITES = new Set(["nameserver.updateRecord", "nameserver.createRecord"]);
+const WRITES = new Set(["nameserver.updateRecord", "nameserver.createRecord", "nameserver.deleteRecord"]);
 
 export const adapter = define<InwxFake>({
   type: "inwx",

@@ -12,6 +12,11 @@ const ionosZone: ZoneAccess<IonosFake> = {
     return records.length === 1 ? { ip: records[0]!.content, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 1800,
+  txt: {
+    add: (fake, zone, name, value) => void fake.addRecord(zone, { name, type: "TXT", content: value, ttl: 3600 }),
+    values: (fake, zone, name) =>
+      (fake.zones.get(zone)?.records ?? []).filter((r) => r.name === name && r.type === "TXT").map((r) => r.content),
+  },
 };
 
 export const adapter = define<IonosFake>({

@@ -12,6 +12,11 @@ const luadnsZone: ZoneAccess<LuadnsFake> = {
   },
   ttl: 600,
   goneZoneId: "999999",
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { hostname: name, type: "TXT", content: value, ttl: 600 }),
+    values: (fake, zone, name) => fake.recordsOf(zone, name, "TXT").map((r) => r.content),
+  },
 };
 
 export const adapter = define<LuadnsFake>({

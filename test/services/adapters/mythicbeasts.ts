@@ -17,6 +17,14 @@ const mythicBeastsZone: ZoneAccess<MythicBeastsFake> = {
     return records.length === 1 ? { ip: records[0]!.data, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 1800,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { host: relative(name, zone, "@"), type: "TXT", data: value, ttl: 3600 }),
+    values: (fake, zone, name) =>
+      (fake.zones.get(zone) ?? [])
+        .filter((r) => r.host === relative(name, zone, "@") && r.type === "TXT")
+        .map((r) => r.data),
+  },
 };
 
 export const adapter = define<MythicBeastsFake>({

@@ -13,6 +13,14 @@ const namecomZone: ZoneAccess<NamecomFake> = {
     return records.length === 1 ? { ip: records[0]!.answer, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 1800,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { host: relative(name, zone, ""), type: "TXT", answer: value, ttl: 300 }),
+    values: (fake, zone, name) =>
+      (fake.domains.get(zone) ?? [])
+        .filter((r) => r.host === relative(name, zone, "") && r.type === "TXT")
+        .map((r) => r.answer),
+  },
 };
 
 export const adapter = define<NamecomFake>({

@@ -12,6 +12,12 @@ const namesiloZone: ZoneAccess<NamesiloFake> = {
     return records.length === 1 ? { ip: records[0]!.value, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 86400,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { host: relative(name, zone, ""), type: "TXT", value, ttl: 3600 }),
+    values: (fake, zone, name) =>
+      (fake.domains.get(zone) ?? []).filter((r) => r.host === name && r.type === "TXT").map((r) => r.value),
+  },
 };
 
 export const adapter = define<NamesiloFake>({

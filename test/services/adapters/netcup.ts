@@ -23,6 +23,14 @@ const netcupZone: ZoneAccess<NetcupFake> = {
   },
   ttl: NETCUP_ZONE_TTL,
   goneZoneId: null,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { hostname: relative(name, zone, "@"), type: "TXT", destination: value }),
+    values: (fake, zone, name) =>
+      (fake.domains.get(zone)?.records ?? [])
+        .filter((r) => r.hostname === relative(name, zone, "@") && r.type === "TXT")
+        .map((r) => r.destination),
+  },
 };
 
 export const adapter = define<NetcupFake>({

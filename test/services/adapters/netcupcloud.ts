@@ -12,6 +12,15 @@ const netcupCloudZone: ZoneAccess<NetcupCloudFake> = {
     return records.length === 1 ? { ip: records[0]!.rdata, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 3600,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { name: relative(name, zone, "@"), type: "TXT", rdata: value, ttl: 3600 }),
+    values: (fake, zone, name) =>
+      fake
+        .served(zone)
+        .filter((r) => r.name === relative(name, zone, "@") && r.type === "TXT")
+        .map((r) => r.rdata),
+  },
 };
 
 export const adapter = define<NetcupCloudFake>({

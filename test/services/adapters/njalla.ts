@@ -15,6 +15,11 @@ const njallaZone: ZoneAccess<NjallaFake> = {
   // One of the TTLs Njalla offers.
   ttl: 900,
   storedTtl: njallaTtl,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { name: relative(name, zone, "@"), type: "TXT", content: value, ttl: 900 }),
+    values: (fake, zone, name) => fake.records(zone, relative(name, zone, "@"), "TXT").map((r) => r.content),
+  },
 };
 
 export const adapter = define<NjallaFake>({

@@ -15,6 +15,14 @@ const ns1Zone: ZoneAccess<Ns1Fake> = {
     return record && record.answers.length === 1 && only ? { ip: only.answer[0]!, ttl: record.ttl } : undefined;
   },
   ttl: 1800,
+  txt: {
+    add(fake, zone, name, value) {
+      const held = fake.record(zone, name, "TXT");
+      if (held) held.answers.push({ id: "foreign", answer: [value] });
+      else fake.addRecord(zone, { domain: name, type: "TXT", answers: [value], ttl: 3600 });
+    },
+    values: (fake, zone, name) => (fake.record(zone, name, "TXT")?.answers ?? []).map((a) => a.answer.join("")),
+  },
 };
 
 export const adapter = define<Ns1Fake>({

@@ -19,6 +19,14 @@ const ovhZone: ZoneAccess<OvhFake> = {
     return records.length === 1 ? { ip: records[0]!.target, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 3600,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { subDomain: relative(name, zone, ""), fieldType: "TXT", target: value, ttl: 3600 }),
+    values: (fake, zone, name) =>
+      (fake.zones.get(zone) ?? [])
+        .filter((r) => r.subDomain === relative(name, zone, "") && r.fieldType === "TXT")
+        .map((r) => r.target),
+  },
 };
 
 export const adapter = define<OvhFake>({

@@ -13,6 +13,12 @@ const porkbunZone: ZoneAccess<PorkbunFake> = {
   },
   ttl: 1800,
   goneZoneId: null,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { name: relative(name, zone, ""), type: "TXT", content: value, ttl: 600 }),
+    values: (fake, zone, name) =>
+      (fake.domains.get(zone)?.records ?? []).filter((r) => r.name === name && r.type === "TXT").map((r) => r.content),
+  },
 };
 
 export const adapter = define<PorkbunFake>({
@@ -29,7 +35,7 @@ export const adapter = define<PorkbunFake>({
   hostname: "home.example.com",
   ...inZone(porkbunZone),
   // Every Porkbun call is a POST; only these change anything.
-  isWrite: (request) => /^\/dns\/(edit|create)/.test(request.path),
+  isWrite: (request) => /^\/dns\/(edit|create|delete)/.test(request.path),
   failure: {
     arrange: (fake) => fake.fault({ status: 400, message: "Domain is locked for maintenance." }),
     words: /^Porkbun: Domain is locked for maintenance\./,

@@ -24,6 +24,19 @@ const route53Zone: ZoneAccess<Route53Fake> = {
     return set && set.values.length === 1 ? { ip: set.values[0]!, ttl: set.ttl ?? null } : undefined;
   },
   ttl: 1800,
+  txt: {
+    add(fake, zone, name, value) {
+      const hosted = [...fake.zones.values()].find((z) => z.name.replace(/\.$/, "") === zone)!;
+      const held = hosted.sets.find((s) => s.name.replace(/\.$/, "") === name && s.type === "TXT");
+      if (held) held.values.push(`"${value}"`);
+      else fake.addSet(hosted.id, { name, type: "TXT", ttl: 300, values: [`"${value}"`] });
+    },
+    values(fake, zone, name) {
+      const hosted = [...fake.zones.values()].find((z) => z.name.replace(/\.$/, "") === zone);
+      const set = hosted?.sets.find((s) => s.name.replace(/\.$/, "") === name && s.type === "TXT");
+      return (set?.values ?? []).map((v) => v.replace(/^"(.*)"$/, "$1"));
+    },
+  },
 };
 
 export const adapter = define<Route53Fake>({

@@ -12,6 +12,12 @@ const scalewayZone: ZoneAccess<ScalewayFake> = {
     return records.length === 1 ? { ip: records[0]!.data, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 300,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { name: relative(name, zone, ""), type: "TXT", data: `"${value}"`, ttl: 300 }),
+    values: (fake, zone, name) =>
+      fake.records(zone, relative(name, zone, ""), "TXT").map((r) => r.data.replace(/^"(.*)"$/, "$1")),
+  },
 };
 
 export const adapter = define<ScalewayFake>({

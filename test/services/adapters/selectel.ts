@@ -24,6 +24,15 @@ const selectelZone: ZoneAccess<SelectelFake> = {
       : undefined;
   },
   ttl: 600,
+  txt: {
+    add(fake, zone, name, value) {
+      const [held] = fake.rrsets(zone, name, "TXT");
+      if (held) held.records.push({ content: `"${value}"`, disabled: false });
+      else fake.addRrset(zone, { name, type: "TXT", contents: [`"${value}"`], ttl: 3600 });
+    },
+    values: (fake, zone, name) =>
+      fake.rrsets(zone, name, "TXT").flatMap((set) => set.records.map((r) => r.content.replace(/^"(.*)"$/, "$1"))),
+  },
 };
 
 const dnsRequest = (request: { path: string }) => request.path.startsWith("/dns");

@@ -18,6 +18,17 @@ const servercowZone: ZoneAccess<ServercowFake> = {
     return records.length === 1 && typeof content === "string" ? { ip: content, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 600,
+  txt: {
+    add(fake, zone, name, value) {
+      const [held] = fake.records(zone, relative(name, zone, ""), "TXT");
+      if (held) held.content = [...(Array.isArray(held.content) ? held.content : [held.content]), value];
+      else fake.addRecord(zone, { name: relative(name, zone, ""), type: "TXT", content: [value], ttl: 600 });
+    },
+    values: (fake, zone, name) =>
+      fake
+        .records(zone, relative(name, zone, ""), "TXT")
+        .flatMap((r) => (Array.isArray(r.content) ? r.content : [r.content])),
+  },
 };
 
 export const adapter = define<ServercowFake>({

@@ -17,9 +17,14 @@ const tencentZone: ZoneAccess<TencentFake> = {
     return records.length === 1 ? { ip: records[0]!.Value, ttl: records[0]!.TTL } : undefined;
   },
   ttl: 1800,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { name: relative(name, zone, "@"), type: "TXT", value, ttl: 600 }),
+    values: (fake, zone, name) => fake.records(zone, relative(name, zone, "@"), "TXT").map((r) => r.Value),
+  },
 };
 
-const WRITE_ACTIONS = new Set(["ModifyRecord", "CreateRecord"]);
+const WRITE_ACTIONS = new Set(["ModifyRecord", "CreateRecord", "DeleteRecord"]);
 
 export const adapter = define<TencentFake>({
   type: "tencentcloud",

@@ -13,6 +13,14 @@ const transipZone: ZoneAccess<TransipFake> = {
     return entries.length === 1 ? { ip: entries[0]!.content, ttl: entries[0]!.expire } : undefined;
   },
   ttl: 3600,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addEntry(zone, { name: relative(name, zone, "@"), type: "TXT", content: value, expire: 3600 }),
+    values: (fake, zone, name) =>
+      (fake.domains.get(zone) ?? [])
+        .filter((e) => e.name === relative(name, zone, "@") && e.type === "TXT")
+        .map((e) => e.content),
+  },
 };
 
 export const adapter = define<TransipFake>({

@@ -12,6 +12,11 @@ const vercelZone: ZoneAccess<VercelFake> = {
     return records.length === 1 ? { ip: records[0]!.value, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 1800,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { name: relative(name, zone, ""), type: "TXT", value, ttl: 60 }),
+    values: (fake, zone, name) => fake.records(zone, relative(name, zone, ""), "TXT").map((r) => r.value),
+  },
 };
 
 export const adapter = define<VercelFake>({

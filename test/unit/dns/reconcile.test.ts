@@ -374,6 +374,7 @@ describe("one ACME challenge value (docs/certificates.md)", () => {
     value,
     action,
     config: {},
+    written: [],
   });
 
   test.each([

@@ -48,6 +48,25 @@ describe("every registered service", () => {
     });
   }
 
+  test("whether a service holds TXT is one fact: its client writes TXT exactly where its description says holdsTxt", () => {
+    // Certificate keys are refused for a domain whose service's description lacks holdsTxt; the
+    // client built from the same description must agree, so neither can say more than the other.
+    const context = { baseUrl: "http://127.0.0.1:9", fetch, timeoutMs: 1, userAgent: "ddnsd/test" };
+    const disagreeing = SERVICES.filter((service) => {
+      const credentials = Object.fromEntries(service.credentials.map((field) => [field.key, "x"]));
+      const options = Object.fromEntries(
+        service.options.map((option) => [
+          option.key,
+          option.default ?? (option.kind === "url" ? "http://127.0.0.1:9" : "x"),
+        ]),
+      );
+      const client = service.createClient(credentials, options, context);
+      return (service.holdsTxt === true) !== (client.writeTxt !== undefined);
+    }).map((service) => service.type);
+    expect(disagreeing).toEqual([]);
+    expect(SERVICES.filter((service) => service.holdsTxt).length).toBeGreaterThan(0);
+  });
+
   test("the types are the registry's, in its order", () => {
     expect(PROVIDER_TYPES).toEqual(SERVICES.map((s) => s.type));
     expect(new ServiceRegistry().types).toEqual([...PROVIDER_TYPES]);
