@@ -68,12 +68,7 @@ describe("/help", () => {
       "/help/operations",
       "/help/nas",
     ]);
-    expect(links.slice(-4)).toEqual([
-      "/help/architecture",
-      "/help/design",
-      "/help/development",
-      "/help/performance",
-    ]);
+    expect(links.slice(-4)).toEqual(["/help/architecture", "/help/design", "/help/development", "/help/performance"]);
     const groups = html.split('<h2 id="working-on-ddnsd">');
     expect(groups).toHaveLength(2);
     expect(groups[0]).not.toContain('href="/help/architecture"');
