@@ -175,15 +175,24 @@ export interface PropagationRounds {
   held(records: readonly HeldRecord[]): void;
 }
 
-/** A domain's record and the address it is known to hold. */
-export type HeldRecord = Pick<DomainRow, "id" | "domainName" | "recordType" | "lastKnownIp">;
+/** A domain's record and the address it is known to hold (several, for a domain with a list of sources). */
+export type HeldRecord = Pick<DomainRow, "id" | "domainName" | "recordType" | "lastKnownIp"> &
+  Partial<Pick<DomainRow, "addresses">>;
+
+/** What a name server must answer: each address of the set, and none that the write removed. */
+interface Expected {
+  addresses: readonly string[];
+  removed: readonly string[];
+}
 
 interface Watch {
   domainId: number;
   hostname: string;
   recordType: RecordType;
-  /** The address the record must be served with. */
+  /** The address the record must be served with (the first of `expected`). */
   address: string;
+  /** Every address it must be served with, and those the write removed, which must be gone. */
+  expected: Expected;
   /** The write's history row, which gets the outcome's words; null for a check of an unchanged record. */
   historyId: number | null;
   startedAt: number;
@@ -227,6 +236,11 @@ export function spokenDuration(ms: number): string {
   if (seconds < 60) return `${seconds} s`;
   const minutes = Math.floor(seconds / 60);
   return seconds % 60 === 0 ? `${minutes} min` : `${minutes} min ${seconds % 60} s`;
+}
+
+/** Whether two lists hold the same addresses, in any order. */
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((address) => b.some((other) => sameAddress(address, other)));
 }
 
 /** Whether zone serial `a` is newer than `b`, in serial number arithmetic (RFC 1982: serials wrap at 2^32). */
@@ -292,21 +306,30 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     if (outcome.result !== "updated" || outcome.ip === null) return;
     // The write read the record at its service: DDNS_VERIFY_EVERY counts from here.
     this.readAt.set(before.id, this.clock.monotonic());
-    this.watch(before.id, outcome.hostname, outcome.recordType, outcome.ip, outcome.historyId);
+    this.watch(before.id, outcome.hostname, outcome.recordType, outcome.ip, outcome.historyId, {
+      addresses: outcome.addresses ?? [outcome.ip],
+      removed: outcome.removed ?? [],
+    });
   }
 
   /** A scheduled pass: each record found unchanged is asked for once more (and watched while it is not served). */
   passed(outcomes: readonly UpdateOutcome[]): void {
     for (const outcome of outcomes) {
       if (outcome.result === "unchanged" && outcome.ip !== null)
-        this.watch(outcome.domainId, outcome.hostname, outcome.recordType, outcome.ip, null);
+        this.watch(outcome.domainId, outcome.hostname, outcome.recordType, outcome.ip, null, {
+          addresses: outcome.addresses ?? [outcome.ip],
+          removed: [],
+        });
     }
   }
 
   held(records: readonly HeldRecord[]): void {
     for (const record of records) {
       if (record.lastKnownIp !== null)
-        this.watch(record.id, record.domainName, record.recordType, record.lastKnownIp, null);
+        this.watch(record.id, record.domainName, record.recordType, record.lastKnownIp, null, {
+          addresses: record.addresses ?? [record.lastKnownIp],
+          removed: [],
+        });
     }
   }
 
@@ -316,6 +339,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     recordType: RecordType,
     ip: string,
     historyId: number | null,
+    expected: Expected,
   ): void {
     const current = this.watches.get(domainId);
     // A check of an unchanged record while its write is still watched: the write's watch goes on.
@@ -323,6 +347,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
       historyId === null &&
       current !== undefined &&
       sameAddress(current.address, ip) &&
+      sameSet(current.expected.addresses, expected.addresses) &&
       current.hostname === hostname &&
       current.recordType === recordType
     )
@@ -333,6 +358,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
       hostname,
       recordType,
       address: ip,
+      expected,
       historyId,
       startedAt: now,
       nextAt: now,
@@ -412,7 +438,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     const internalAllowed = this.parts.settings.allowPrivateIps || this.parts.nameServerOf(loaded.provider) !== null;
     const servers = await Promise.all(
       watch.targets.list.map((target) =>
-        this.ask(target, watch.hostname, type, proxied ? null : watch.address, internalAllowed),
+        this.ask(target, watch.hostname, type, proxied ? null : watch.expected, internalAllowed),
       ),
     );
     if (this.watches.get(watch.domainId) !== watch) return; // a newer write took over meanwhile
@@ -669,14 +695,16 @@ export class PropagationTracker implements PropagationRounds, EventSink {
   }
 
   /**
-   * Asks one name server for the record, without recursion; `address` null: any address is the
-   * record's (a proxied one). One at an internal address is not asked unless `internalAllowed`.
+   * Asks one name server for the record, without recursion: it serves the record when it answers each
+   * address `expected` and none it removed (addresses someone else added may stand beside them);
+   * `expected` null: any address is the record's (a proxied one). One at an internal address is not
+   * asked unless `internalAllowed`.
    */
   private async ask(
     target: NameServerTarget,
     hostname: string,
     type: number,
-    address: string | null,
+    expected: Expected | null,
     internalAllowed: boolean,
   ): Promise<ServerReport> {
     const report = (fields: Pick<ServerReport, "answer" | "ok" | "error">): ServerReport => ({
@@ -698,7 +726,9 @@ export class PropagationTracker implements PropagationRounds, EventSink {
       return report({ answer: [], ok: false, error: rcodeName(rcode) });
     if (!aa) return report({ answer: [], ok: false, error: "not authoritative for the zone" });
     const addresses = addressesIn(answer.message, hostname, type);
-    const ok = address === null ? addresses.length > 0 : addresses.some((served) => sameAddress(served, address));
+    const answers = (address: string) => addresses.some((served) => sameAddress(served, address));
+    const ok =
+      expected === null ? addresses.length > 0 : expected.addresses.every(answers) && !expected.removed.some(answers);
     return report({ answer: addresses, ok, error: null });
   }
 

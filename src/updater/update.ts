@@ -3,13 +3,14 @@
 // history row and the domain's new state (./record.ts), kept in memory on a full disk
 // (./deferral.ts). The only place that changes a DNS record.
 
-import type { WriteOutcome } from "../dns/provider";
+import type { RecordTarget, WriteOutcome } from "../dns/provider";
 import { sameAddress } from "../dns/zones";
 import { conflict, DetectionFailed, notFound, ProviderFailed, StorageFull } from "../errors";
 import type { Detection } from "../ip/detect";
 import { type DomainSource, parseDomainSource } from "../ip/source";
 import { addressForRecord } from "../ip/suffix";
 import type { DomainRow, ProviderRow } from "../store/rows";
+import { detectList, domainAddressMode, sourceList, wantedAddresses, writtenAddresses } from "./address-set";
 import { loadDomain, storeOutcome } from "./deferral";
 import { type DetectParts, detectFrom, familyOf } from "./detect";
 import type { Trigger, UpdateOutcome } from "./outcome";
@@ -42,7 +43,10 @@ export interface UpdateOptions {
   detectedFor?: string;
 }
 
-/** Where a domain's address comes from: its own `address_source`, or null for the system's source of its family. */
+/**
+ * Where a domain's address comes from: its own `address_source`, or null for the system's source of its
+ * family. A list of sources is asked by `sourceList` (./address-set.ts); here it reads as no one source.
+ */
 export function domainSource(domain: Pick<DomainRow, "addressSource">): DomainSource | null {
   if (domain.addressSource === null) return null;
   const source = parseDomainSource(domain.addressSource, true);
@@ -50,9 +54,13 @@ export function domainSource(domain: Pick<DomainRow, "addressSource">): DomainSo
   return typeof source === "string" ? { kind: "fixed", ip: domain.addressSource } : source;
 }
 
-/** What a pass shares one detection by: the family and the domain's own source (the system's when it has none). */
-export function detectionKey(domain: Pick<DomainRow, "addressSource" | "recordType">): string {
-  return `${familyOf(domain.recordType)} ${domain.addressSource ?? "system"}`;
+/**
+ * What a pass shares one detection by: the family and the domain's own source (the system's when it
+ * has none); for a list of sources, the list and its mode.
+ */
+export function detectionKey(domain: Pick<DomainRow, "addressSource" | "recordType" | "config">): string {
+  const list = sourceList(domain) === null ? "" : ` ${domainAddressMode(domain)}`;
+  return `${familyOf(domain.recordType)} ${domain.addressSource ?? "system"}${list}`;
 }
 
 /**
@@ -65,11 +73,16 @@ export function intendedAddress(domain: DomainRow): string | null {
 
 /**
  * The address this domain's source gives now: a push-only domain's intended address (only a forced
- * update asks: the schedule never writes such a domain), else its source asked.
+ * update asks: the schedule never writes such a domain), a list's sources each asked, else its source asked.
  */
-function detectFor(ctx: UpdateParts, domain: DomainRow): Promise<Detection> {
-  const source = domainSource(domain);
+export function detectFor(
+  ctx: DetectParts,
+  domain: Pick<DomainRow, "recordType" | "addressSource" | "config" | "pushedIp">,
+): Promise<Detection> {
   const family = familyOf(domain.recordType);
+  const list = sourceList(domain);
+  if (list !== null) return detectList(family, list, domainAddressMode(domain), (one) => detectFrom(ctx, family, one));
+  const source = domainSource(domain);
   if (source?.kind === "push") {
     return Promise.resolve(intendedPushAddress(domain));
   }
@@ -91,9 +104,15 @@ function disabledReason(domain: DomainRow, provider: ProviderRow): string | null
   return null;
 }
 
-/** Whether a scheduled check must write: the IP changed, the last attempt failed, or never written. */
-function needsWrite(domain: DomainRow, ip: string): boolean {
-  return domain.lastKnownIp !== ip || domain.lastUpdateStatus !== "SUCCESS";
+/**
+ * Whether a scheduled check must write: the IP changed (for a list of sources, any address of the
+ * set), the last attempt failed, or never written.
+ */
+function needsWrite(domain: DomainRow, ip: string, wanted?: readonly string[]): boolean {
+  if (domain.lastKnownIp !== ip || domain.lastUpdateStatus !== "SUCCESS") return true;
+  if (wanted === undefined) return false;
+  const written = domain.addresses ?? [];
+  return written.length !== wanted.length || wanted.some((address) => !written.includes(address));
 }
 
 async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOptions): Promise<UpdateOutcome | null> {
@@ -149,19 +168,27 @@ async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOption
   }
   // A LAN host's AAAA record: the detected prefix followed by the domain's config.ipv6_suffix.
   const ip = addressForRecord(detection.ip, domain.config);
-  if (!options.force && !needsWrite(domain, ip)) {
+  // A list of sources: every address the record is to hold (`ip` first), beside what ddnsd wrote before.
+  const set = sourceList(domain) === null ? undefined : listWrite(domain, wantedAddresses(detection, domain.config));
+  if (!options.force && !needsWrite(domain, ip, set?.wanted)) {
     return unchangedOutcome(ctx, domain, ip, base);
   }
 
   // A push asks the service whether it holds the address (a zone service reads the record), except a
   // service that can only be asked by writing: there the last successful write of this address stands.
   const knownHeld = options.trigger === "push" && !needsWrite(domain, ip);
-  const { write, pausedUntil } = await writeToProvider(ctx, provider, domain, ip, { knownHeld });
+  const { write, pausedUntil } = await writeToProvider(ctx, provider, domain, ip, { knownHeld, addressSet: set });
   // A push of the address the record holds, and held as ddnsd knew it: the service was asked (it
   // read the record) and holds it; like a scheduled check that finds nothing to change, no row.
   if (options.trigger === "push" && write.ok && write.action === "unchanged" && !needsWrite(domain, ip))
     return unchangedOutcome(ctx, domain, ip, base);
-  return record(ctx, domain, writeOutcome(domain, ip, write), options.trigger, started, write, pausedUntil);
+  const outcome = writeOutcome(domain, ip, write, { set, failedSources: detection.failed });
+  return record(ctx, domain, outcome, options.trigger, started, write, pausedUntil);
+}
+
+/** A list domain's write: the addresses wanted now, and those ddnsd wrote before (null: never written). */
+function listWrite(domain: DomainRow, wanted: readonly string[]): NonNullable<RecordTarget["addressSet"]> {
+  return { wanted, published: domain.lastUpdateStatus === null ? null : writtenAddresses(domain) };
 }
 
 /**
@@ -174,18 +201,36 @@ function writeOutcome(
   domain: DomainRow,
   ip: string,
   write: WriteOutcome,
-  { held = write.ok ? write.held : undefined, why = "" }: { held?: readonly string[]; why?: string } = {},
+  {
+    held = write.ok ? write.held : undefined,
+    why = "",
+    set,
+    failedSources = [],
+  }: {
+    held?: readonly string[];
+    why?: string;
+    /** A list of sources: the addresses written (`ip` first). */
+    set?: NonNullable<RecordTarget["addressSet"]>;
+    /** Sources of the list that gave no address, each with why: named in the message. */
+    failedSources?: readonly { source: string; error: string }[];
+  } = {},
 ): PendingOutcome {
   // A record the service already held at this address did not change, whatever ddnsd last knew.
   const written = write.ok && write.action !== "unchanged";
   const previousIp = held === undefined ? domain.lastKnownIp : (held[0] ?? null);
+  const wanted = set?.wanted ?? [ip];
   const changed =
-    written && (held === undefined ? ip !== domain.lastKnownIp : !held.some((value) => sameAddress(value, ip)));
+    written &&
+    (held === undefined
+      ? ip !== domain.lastKnownIp || set !== undefined
+      : wanted.some((address) => !held.some((value) => sameAddress(value, address))) ||
+        held.length > wanted.length + (write.ok ? (write.foreign?.length ?? 0) : 0));
+  const failing = failedSources
+    .map((failed) => `; ${failed.source} gave no address (${failed.error}), so its address is not published`)
+    .join("");
   const message = write.ok
-    ? `${ACTION_WORDS[write.action]} ${domain.domainName} ${domain.recordType} → ${ip}${write.action === "unchanged" ? " (already held at the service; nothing written)" : changed ? why : " (unchanged)"}${write.message ? `; ${write.message}` : ""}`
-    : write.stopRetrying
-      ? `${write.message} — ${NOT_RETRIED}`
-      : write.message;
+    ? `${ACTION_WORDS[write.action]} ${domain.domainName} ${domain.recordType} → ${wanted.join(", ")}${write.action === "unchanged" ? " (already held at the service; nothing written)" : changed ? why : " (unchanged)"}${write.message ? `; ${write.message}` : ""}${failing}`
+    : `${write.stopRetrying ? `${write.message} — ${NOT_RETRIED}` : write.message}${failing}`;
   return {
     domainId: domain.id,
     hostname: domain.domainName,
@@ -194,6 +239,7 @@ function writeOutcome(
     result: write.ok ? "updated" : "failed",
     failure: write.ok ? null : "provider",
     ip,
+    ...(set === undefined ? {} : { addresses: [...set.wanted], removed: write.ok ? (write.removed ?? []) : [] }),
     changed,
     written,
     message,
@@ -228,7 +274,13 @@ async function repair(ctx: UpdateParts, request: RepairRequest): Promise<RepairR
     return "skipped";
   // Without name servers' answers (DDNS_VERIFY_EVERY's read), a service that can only be asked by
   // writing is not asked: sending the address again every period is what such services call abuse.
-  const { write, pausedUntil } = await writeToProvider(ctx, provider, domain, ip, { knownHeld: request.seen === null });
+  // A list's set is put back whole: what ddnsd wrote last, beside any address someone else added (left alone).
+  const written = writtenAddresses(domain);
+  const set = sourceList(domain) === null || written === null ? undefined : { wanted: written, published: written };
+  const { write, pausedUntil } = await writeToProvider(ctx, provider, domain, ip, {
+    knownHeld: request.seen === null,
+    addressSet: set,
+  });
   if (write.ok && write.action === "unchanged") return "held";
   // What the record held: as the service was read, else (it cannot be read) as the name servers answered.
   const held = (write.ok ? write.held : undefined) ?? request.seen ?? undefined;
@@ -236,7 +288,7 @@ async function repair(ctx: UpdateParts, request: RepairRequest): Promise<RepairR
     held === undefined || held.length === 0
       ? " (the record was missing: deleted outside ddnsd)"
       : ` (the record held ${held.join(", ")}: changed outside ddnsd)`;
-  const outcome = writeOutcome(domain, ip, write, { held, why });
+  const outcome = writeOutcome(domain, ip, write, { held, why, set });
   record(ctx, domain, outcome, "repair", started, write, pausedUntil);
   if (!write.ok) return "failed";
   return outcome.changed ? "repaired" : "held";
@@ -272,9 +324,10 @@ function unchangedOutcome(
     result: "unchanged",
     failure: null,
     ip,
+    ...(domain.addresses === null ? {} : { addresses: domain.addresses }),
     changed: false,
     written: false,
-    message: `${domain.domainName} already points at ${ip}`,
+    message: `${domain.domainName} already points at ${(domain.addresses ?? [ip]).join(", ")}`,
     durationMs: 0,
     historyId: null,
   };

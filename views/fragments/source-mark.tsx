@@ -42,16 +42,19 @@ export function SourceMark({
   domain,
   context,
 }: {
-  domain: Pick<DomainView, "address_source" | "pushed_at" | "created_at" | "record_type">;
+  domain: Pick<DomainView, "address_source" | "pushed_at" | "created_at" | "record_type"> &
+    Partial<Pick<DomainView, "config">>;
   context: SourceMarkContext;
 }) {
   const system = domain.record_type === "AAAA" ? context.system.ipv6 : context.system.ipv4;
   const text =
     domain.address_source === null
       ? `from ${words(system)} (the system's source)`
-      : `from ${words(domain.address_source)}`;
+      : typeof domain.address_source === "string"
+        ? `from ${words(domain.address_source)}`
+        : `from ${domain.address_source.map(words).join(domain.config?.addresses === "first" ? ", else " : " and ")}`;
   return (
-    <div class="source-mark muted small" data-source={domain.address_source ?? "system"}>
+    <div class="source-mark muted small" data-source={String(domain.address_source ?? "system")}>
       <span safe>{text}</span>
       {pushIsStale(domain, context) ? (
         <>

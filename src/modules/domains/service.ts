@@ -8,13 +8,23 @@ import type { ServiceRegistry } from "../../dns/registry";
 import { checkHostnameRule, checkRecordType as checkServiceRecordType, checkTtl } from "../../dns/rules";
 import type { ServiceDescription } from "../../dns/service";
 import { conflict, invalidField, notFound } from "../../errors";
-import { parseDomainSource, sourceText } from "../../ip/source";
+import {
+  ADDRESS_MODES,
+  addressMode,
+  MAX_DOMAIN_SOURCES,
+  parseDomainSource,
+  shownSources,
+  sourceText,
+  storedSources,
+  storeSources,
+} from "../../ip/source";
 import { ipv6SuffixProblem } from "../../ip/suffix";
 import { MAX_EXTERNAL_ID_CHARS } from "../../limits";
 import type { Logger } from "../../log";
 import type { Store } from "../../store";
 import type { ListPage } from "../../store/domains";
 import type { DomainRow, HistoryRow } from "../../store/rows";
+import { writtenAddresses } from "../../updater/address-set";
 import type { Propagation, PropagationTracker } from "../../updater/propagation";
 import { cronScheduleProblem, nextScheduledRun } from "../../updater/schedule";
 import { runForcedUpdate, type UpdateParts } from "../../updater/update";
@@ -115,6 +125,8 @@ function checkConfig(config: Record<string, unknown>, service: ServiceDescriptio
     if (value !== undefined && typeof value !== "boolean") throw invalidField(`config.${key}`, "must be true or false");
   }
   if (ttl !== undefined) checkTtl(service, ttl);
+  if (config.addresses !== undefined && !ADDRESS_MODES.includes(config.addresses as never))
+    throw invalidField("config.addresses", `must be ${ADDRESS_MODES.map((mode) => `"${mode}"`).join(" or ")}`);
   if (proxied !== undefined && service.proxy === undefined)
     throw invalidField("config.proxied", `cannot be set: ${service.label} has no proxy`);
   return config;
@@ -146,12 +158,38 @@ function checkForService(service: ServiceDescription, domainName: string, record
 }
 
 /**
- * A domain's `address_source` as stored: null (or empty) for the system's source, else a source in
- * its written form; a fixed address must be of the record's family and global unless
- * DDNS_ALLOW_PRIVATE_IPS. A 422 naming `address_source` otherwise.
+ * A domain's `address_source` as stored: null (or empty) for the system's source, else one source
+ * in its written form, or several (a list) joined as the store keeps them; a fixed address must be
+ * of the record's family and global unless DDNS_ALLOW_PRIVATE_IPS. A 422 naming `address_source`
+ * otherwise.
  */
-export function checkAddressSource(input: string | null, recordType: RecordType, allowPrivate: boolean): string | null {
-  if (input === null || input.trim() === "") return null;
+export function checkAddressSource(
+  input: string | readonly string[] | null,
+  recordType: RecordType,
+  allowPrivate: boolean,
+): string | null {
+  if (input === null) return null;
+  if (typeof input === "string") return input.trim() === "" ? null : checkOneSource(input, recordType, allowPrivate);
+  if (input.length === 0)
+    throw invalidField("address_source", "a list needs at least one source (null follows the system's source)");
+  if (input.length > MAX_DOMAIN_SOURCES)
+    throw invalidField("address_source", `a list holds at most ${MAX_DOMAIN_SOURCES} sources, got ${input.length}`);
+  const sources = input.map((item) => {
+    const text = typeof item === "string" && item.trim() !== "" ? checkOneSource(item, recordType, allowPrivate) : null;
+    if (text === null) throw invalidField("address_source", "each source of a list must be a non-empty string");
+    return text;
+  });
+  if (sources.length > 1 && sources.includes("push"))
+    throw invalidField(
+      "address_source",
+      "push cannot be in a list: a router's push names the one address the record holds; use push alone",
+    );
+  const twice = sources.find((source, i) => sources.indexOf(source) !== i);
+  if (twice !== undefined) throw invalidField("address_source", `${twice} is named twice`);
+  return storeSources(sources);
+}
+
+function checkOneSource(input: string, recordType: RecordType, allowPrivate: boolean): string {
   const source = parseDomainSource(input, allowPrivate);
   if (typeof source === "string") throw invalidField("address_source", source);
   if (source.kind === "fixed" && source.ip.includes(":") !== (recordType === "AAAA")) {
@@ -161,6 +199,23 @@ export function checkAddressSource(input: string | null, recordType: RecordType,
     );
   }
   return sourceText(source);
+}
+
+/**
+ * A list of sources in `all` mode puts several addresses in one record: refused (422) at a service
+ * that holds one address per name, with why; `first` publishes one address and works everywhere.
+ */
+function checkAddressSet(service: ServiceDescription, addressSource: string | null, config: Record<string, unknown>) {
+  const sources = storedSources(addressSource);
+  if (sources === null || sources.length < 2 || addressMode(config) !== "all" || service.holdsAddressSets) return;
+  const why =
+    service.createsRecords === false
+      ? "its update protocol takes one address per name"
+      : "ddnsd writes one address per name there";
+  throw invalidField(
+    "address_source",
+    `${service.label} cannot publish several addresses for one name (${why}): set config.addresses to "first" for failover from one source to the next`,
+  );
 }
 
 function checkExternalId(input: string | null): string | null {
@@ -192,10 +247,11 @@ function toView(ctx: DomainReader, row: DomainRow, providerName: string): Domain
     config: row.config,
     cron_schedule: row.cronSchedule,
     is_enabled: row.isEnabled,
-    address_source: row.addressSource,
+    address_source: shownSources(row.addressSource),
     pushed_ip: row.pushedIp,
     pushed_at: iso(row.pushedAt),
     last_known_ip: row.lastKnownIp,
+    addresses: [...(writtenAddresses(row) ?? [])],
     last_update_status: row.lastUpdateStatus,
     last_checked_at: iso(row.lastCheckedAt),
     last_changed_at: iso(row.lastChangedAt),
@@ -266,6 +322,7 @@ export function createDomain(
   const config = checkConfig(input.config ?? {}, service);
   checkIpv6Suffix(config, recordType);
   const addressSource = checkAddressSource(input.address_source ?? null, recordType, ctx.settings.allowPrivateIps);
+  checkAddressSet(service, addressSource, config);
   ensureUnique(ctx, input.provider_id, domainName, recordType);
   if (limit === "checked here") checkDomainLimit(ctx, ctx.store.domains.count() + 1);
   const now = Date.now();
@@ -309,10 +366,11 @@ export function updateDomain(ctx: DomainDeps, id: number, input: DomainInput): D
     input.address_source === undefined && recordType === row.recordType
       ? row.addressSource
       : checkAddressSource(
-          input.address_source === undefined ? row.addressSource : input.address_source,
+          input.address_source === undefined ? storedSources(row.addressSource) : input.address_source,
           recordType,
           ctx.settings.allowPrivateIps,
         );
+  checkAddressSet(service, addressSource, config);
   ensureUnique(ctx, providerId, domainName, recordType, id);
   const isEnabled = input.is_enabled ?? row.isEnabled;
   const now = Date.now();
@@ -344,6 +402,7 @@ export function updateDomain(ctx: DomainDeps, id: number, input: DomainInput): D
     // write it, and tells the provider client to verify a given record id before trusting it.
     Object.assign(changes, {
       lastKnownIp: null,
+      addresses: null,
       lastUpdateStatus: null,
       lastCheckedAt: null,
       lastChangedAt: null,
@@ -382,6 +441,7 @@ function historyToView(row: HistoryRow): HistoryView {
     id: row.id,
     domain_id: row.domainId,
     ip_address: row.ipAddress,
+    addresses: row.addresses ?? (row.ipAddress === null ? [] : [row.ipAddress]),
     previous_ip: row.previousIp,
     status: row.status,
     message: row.message,
