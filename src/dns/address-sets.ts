@@ -38,12 +38,15 @@ export function planSet(
   return { next, removed, foreign, holds };
 }
 
-/** What the history adds about the addresses a set write left alone or removed, e.g. "203.0.113.9 left alone (not ddnsd's)". */
+/**
+ * What the history adds about the addresses a set write removed or left alone, e.g. "removed:
+ * 203.0.113.2, left alone: 198.51.100.9 (added outside ddnsd, never removed by it)".
+ */
 export function setDetails(plan: Pick<SetPlan, "removed" | "foreign">): string[] {
   return [
-    ...(plan.removed.length > 0 ? [`removed ${plan.removed.join(", ")}`] : []),
+    ...(plan.removed.length > 0 ? [`removed: ${plan.removed.join(" and ")}`] : []),
     ...(plan.foreign.length > 0
-      ? [`${plan.foreign.join(", ")} left alone (added outside ddnsd, so never removed by it)`]
+      ? [`left alone: ${plan.foreign.join(" and ")} (added outside ddnsd, never removed by it)`]
       : []),
   ];
 }

@@ -154,4 +154,9 @@ export interface DnsProvider {
    * holds an address means sending the address again, which such services may count as abuse.
    */
   writesBlind?: true;
+  /**
+   * The client writes several addresses for one name as one set (`RecordTarget.addressSet` with more
+   * than one address): exactly the services whose description says `holdsAddressSets`.
+   */
+  writesAddressSets?: true;
 }

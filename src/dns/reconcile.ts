@@ -168,6 +168,7 @@ export function zoneClient(api: ZoneApi, txt?: TxtApi): DnsProvider {
   return {
     verify: () => api.verify(),
     writeRecord: (target, address) => reconcile(api, target, address),
+    ...(api.writeAddressSet ? { writesAddressSets: true as const } : {}),
     ...(txt ? { writeTxt: (change: TxtChange) => reconcileTxt(api, txt, change) } : {}),
   };
 }

@@ -284,6 +284,23 @@ export function createGcloudApi(
     async createRecordSet(zone, hostname, type, address, settings) {
       return change(zone.id, [], { name: `${hostname}.`, type, ttl: settings.ttl ?? NEW_SET_TTL, rrdatas: [address] });
     },
+
+    // One change: the set as read deleted and the new one added (both or neither), or the set created.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      if (current === null)
+        return change(zone.id, [], {
+          name: `${hostname}.`,
+          type,
+          ttl: settings.ttl ?? NEW_SET_TTL,
+          rrdatas: [...addresses],
+        });
+      const read = current.raw as GoogleRrset;
+      return change(zone.id, [read], {
+        ...read,
+        rrdatas: [...addresses],
+        ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
+      });
+    },
   };
 }
 
@@ -353,6 +370,7 @@ export const gcloud = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(0, 2147483647, 300),
   canVerify: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://dns.googleapis.com/dns/v1",
   // Cloud DNS counts API requests per minute per project (the quota the console shows); ddnsd stays far below.
   rateLimits: [
@@ -366,6 +384,8 @@ export const gcloud = defineService({
       return {
         verify: async () => ({ ok: false, detail: problem }),
         writeRecord: async () => failed(problem, { cause: "credentials", stopRetrying: true }),
+        // The same kind of client as one with a usable key: only its credentials are refused.
+        writesAddressSets: true,
       };
     }
     const project =
