@@ -168,8 +168,13 @@ async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOption
   }
   // A LAN host's AAAA record: the detected prefix followed by the domain's config.ipv6_suffix.
   const ip = addressForRecord(detection.ip, domain.config);
-  // A list of sources: every address the record is to hold (`ip` first), beside what ddnsd wrote before.
-  const set = sourceList(domain) === null ? undefined : listWrite(domain, wantedAddresses(detection, domain.config));
+  // A list of sources: every address the record is to hold (`ip` first), beside what ddnsd wrote
+  // before. So also for one source after a list's set: the addresses it published go, its one stays.
+  const listed = sourceList(domain) !== null;
+  const set =
+    listed || (domain.addresses?.length ?? 0) > 1
+      ? listWrite(domain, listed ? wantedAddresses(detection, domain.config) : [ip])
+      : undefined;
   if (!options.force && !needsWrite(domain, ip, set?.wanted)) {
     return unchangedOutcome(ctx, domain, ip, base);
   }
@@ -182,7 +187,7 @@ async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOption
   // read the record) and holds it; like a scheduled check that finds nothing to change, no row.
   if (options.trigger === "push" && write.ok && write.action === "unchanged" && !needsWrite(domain, ip))
     return unchangedOutcome(ctx, domain, ip, base);
-  const outcome = writeOutcome(domain, ip, write, { set, failedSources: detection.failed });
+  const outcome = writeOutcome(domain, ip, write, { set, failedSources: detection.failed, listed });
   return record(ctx, domain, outcome, options.trigger, started, write, pausedUntil);
 }
 
@@ -206,6 +211,7 @@ function writeOutcome(
     why = "",
     set,
     failedSources = [],
+    listed = set !== undefined,
   }: {
     held?: readonly string[];
     why?: string;
@@ -213,6 +219,8 @@ function writeOutcome(
     set?: NonNullable<RecordTarget["addressSet"]>;
     /** Sources of the list that gave no address, each with why: named in the message. */
     failedSources?: readonly { source: string; error: string }[];
+    /** The domain has a list of sources: its set is kept as `addresses` (one source keeps none). */
+    listed?: boolean;
   } = {},
 ): PendingOutcome {
   // A record the service already held at this address did not change, whatever ddnsd last knew.
@@ -239,7 +247,8 @@ function writeOutcome(
     result: write.ok ? "updated" : "failed",
     failure: write.ok ? null : "provider",
     ip,
-    ...(set === undefined ? {} : { addresses: [...set.wanted], removed: write.ok ? (write.removed ?? []) : [] }),
+    ...(set === undefined ? {} : { removed: write.ok ? (write.removed ?? []) : [] }),
+    ...(set === undefined || !listed ? {} : { addresses: [...set.wanted] }),
     changed,
     written,
     message,
