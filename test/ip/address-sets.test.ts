@@ -7,6 +7,7 @@
 
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { makeNamespace, run } from "./namespace";
 
 const NS = `ddnsd-sets-${process.pid}`;
 const WAN1 = "81.2.69.11";
@@ -14,34 +15,10 @@ const WAN2 = "185.103.110.30";
 const WAN2_NEXT = "185.103.110.31";
 const FOREIGN = "93.184.216.99";
 
-function run(...command: string[]): { ok: boolean; output: string } {
-  const result = Bun.spawnSync(command, { stdout: "pipe", stderr: "pipe" });
-  return { ok: result.exitCode === 0, output: `${result.stdout.toString()}${result.stderr.toString()}` };
-}
-
-function makeNamespace(): string | null {
-  if (process.getuid?.() !== 0) return "network namespaces need root";
-  const made = run("ip", "netns", "add", NS);
-  if (!made.ok) return `the sandbox refuses network namespaces: ${made.output.trim()}`;
-  const inNs = (...command: string[]) => run("ip", "netns", "exec", NS, ...command);
-  inNs("ip", "link", "set", "lo", "up");
-  for (const [name, address] of [
-    ["wan1", WAN1],
-    ["wan2", WAN2],
-  ] as const) {
-    const dummy = inNs("ip", "link", "add", name, "type", "dummy");
-    if (!dummy.ok) {
-      const veth = inNs("ip", "link", "add", name, "type", "veth", "peer", "name", `${name}-peer`);
-      if (!veth.ok) return `neither a dummy nor a veth interface can be made: ${veth.output.trim()}`;
-      inNs("ip", "link", "set", `${name}-peer`, "up");
-    }
-    inNs("ip", "addr", "add", `${address}/24`, "dev", name);
-    inNs("ip", "link", "set", name, "up");
-  }
-  return null;
-}
-
-const refused = makeNamespace();
+const refused = makeNamespace(NS, [
+  ["wan1", WAN1],
+  ["wan2", WAN2],
+]);
 if (refused !== null) console.warn(`skipping the two-WAN address set test: ${refused}`);
 afterAll(() => {
   run("ip", "netns", "del", NS);
