@@ -141,7 +141,9 @@ async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOption
     askedFor !== null
       ? askedFor !== detectionKey(domain)
       : familyOf(domain.recordType) !== familyOf(before.domain.recordType);
-  if (edited) detection = await detectFor(ctx, domain);
+  // A router's push names one address; a domain with a list of sources holds its sources' set, so
+  // the push makes them asked now rather than its one address written over the set.
+  if (edited || (options.trigger === "push" && sourceList(domain) !== null)) detection = await detectFor(ctx, domain);
   const base = {
     domainId,
     hostname: domain.domainName,
