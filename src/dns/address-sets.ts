@@ -4,7 +4,7 @@
 // wrote it — left alone beside them. On the first write (nothing published yet) what the name holds is
 // taken as ddnsd's own, as a write of one address writes into the record it finds.
 
-import { sameAddress } from "./zones";
+import { sameAddress, sameAddresses } from "./zones";
 
 export interface SetPlan {
   /** What the set is to hold: the wanted addresses in their order, then the ones left alone. */
@@ -34,7 +34,7 @@ export function planSet(
   const removed = published === null ? others : others.filter((address) => within(published, address));
   const foreign = others.filter((address) => !within(removed, address));
   const next = [...wanted, ...foreign];
-  const holds = next.length === held.length && next.every((address) => within(held, address));
+  const holds = sameAddresses(next, held);
   return { next, removed, foreign, holds };
 }
 

@@ -34,7 +34,7 @@ import {
 import { formatServer, parseServer, type ServerAddress } from "../dns/protocols/signed-dns";
 import { RCODE, rcodeName, soaData, TYPE } from "../dns/protocols/wire";
 import type { RecordType } from "../dns/provider";
-import { sameAddress } from "../dns/zones";
+import { sameAddress, sameAddresses } from "../dns/zones";
 import { isInternalAddress } from "../ip/detect";
 import type { Logger } from "../log";
 import type { Store } from "../store";
@@ -238,11 +238,6 @@ export function spokenDuration(ms: number): string {
   return seconds % 60 === 0 ? `${minutes} min` : `${minutes} min ${seconds % 60} s`;
 }
 
-/** Whether two lists hold the same addresses, in any order. */
-function sameSet(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((address) => b.some((other) => sameAddress(address, other)));
-}
-
 /** Whether zone serial `a` is newer than `b`, in serial number arithmetic (RFC 1982: serials wrap at 2^32). */
 export function newerSerial(a: number, b: number): boolean {
   return a !== b && (a - b) >>> 0 < 0x8000_0000;
@@ -347,7 +342,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
       historyId === null &&
       current !== undefined &&
       sameAddress(current.address, ip) &&
-      sameSet(current.expected.addresses, expected.addresses) &&
+      sameAddresses(current.expected.addresses, expected.addresses) &&
       current.hostname === hostname &&
       current.recordType === recordType
     )

@@ -4,7 +4,7 @@
 // (./deferral.ts). The only place that changes a DNS record.
 
 import type { RecordTarget, WriteOutcome } from "../dns/provider";
-import { sameAddress } from "../dns/zones";
+import { sameAddress, sameAddresses } from "../dns/zones";
 import { conflict, DetectionFailed, notFound, ProviderFailed, StorageFull } from "../errors";
 import type { Detection } from "../ip/detect";
 import { type DomainSource, parseDomainSource } from "../ip/source";
@@ -232,7 +232,7 @@ function writeOutcome(
   const changed =
     written &&
     (held === undefined
-      ? ip !== domain.lastKnownIp || set !== undefined
+      ? ip !== domain.lastKnownIp || (set !== undefined && !sameAddresses(set.wanted, writtenAddresses(domain) ?? []))
       : wanted.some((address) => !held.some((value) => sameAddress(value, address))) ||
         held.length > wanted.length + (write.ok ? (write.foreign?.length ?? 0) : 0));
   const failing = failedSources
