@@ -67,6 +67,12 @@ export const domains = sqliteTable(
     cronSchedule: text("cron_schedule"),
     isEnabled: integer("is_enabled", { mode: "boolean" }).notNull().default(true),
     lastKnownIp: text("last_known_ip"),
+    /**
+     * The addresses ddnsd last wrote to the record (its own: the first `last_known_ip`), for a domain
+     * with several sources: a later write removes only these, never one someone else added. Null
+     * until such a domain is first written (the record's addresses then are taken as ddnsd's).
+     */
+    addresses: text("addresses", { mode: "json" }).$type<string[]>(),
     lastUpdateStatus: text("last_update_status", { enum: ["SUCCESS", "FAILED"] }),
     lastCheckedAt: integer("last_checked_at"),
     lastChangedAt: integer("last_changed_at"),
@@ -117,6 +123,8 @@ export const history = sqliteTable(
       .references(() => domains.id),
     ipAddress: text("ip_address"),
     previousIp: text("previous_ip"),
+    /** Every address the write meant the record to hold (`ip_address` is the first); null for one address. */
+    addresses: text("addresses", { mode: "json" }).$type<string[]>(),
     status: text("status", { enum: ["SUCCESS", "FAILED"] }).notNull(),
     message: text("message").notNull(),
     trigger: text("trigger", { enum: HISTORY_TRIGGERS }).notNull(),

@@ -30,6 +30,13 @@ export interface RecordTarget {
    * one thing is told both, so that updating one family does not delete the other. Absent: none.
    */
   siblings?: Addresses;
+  /**
+   * A domain with several sources (docs/operations.md, "Several addresses for one name"): every
+   * address the record is to hold (`wanted`, the written `ip` first), and the ones ddnsd wrote for it
+   * before (`published`; null when never written, so the record's addresses are taken as its own).
+   * Only those may be removed; any other address the name holds is left alone. Absent: one address.
+   */
+  addressSet?: { wanted: readonly string[]; published: readonly string[] | null };
 }
 
 /** A hostname's addresses, one per family; a family ddnsd does not manage is absent. */
@@ -72,6 +79,10 @@ export type WriteOutcome =
        * outside ddnsd shows here: the updater's `previous_ip` and `changed` follow it.
        */
       held?: readonly string[];
+      /** With `addressSet`: addresses the name holds that someone else added, left alone beside ddnsd's. */
+      foreign?: readonly string[];
+      /** With `addressSet`: addresses ddnsd published before and removed now. */
+      removed?: readonly string[];
     }
   | {
       ok: false;
@@ -153,4 +164,9 @@ export interface DnsProvider {
    * holds an address means sending the address again, which such services may count as abuse.
    */
   writesBlind?: true;
+  /**
+   * The client writes several addresses for one name as one set (`RecordTarget.addressSet` with more
+   * than one address): exactly the services whose description says `holdsAddressSets`.
+   */
+  writesAddressSets?: true;
 }

@@ -3,10 +3,13 @@
 // set of one type, update it, create it — and this module decides. It reads before it writes, so
 // a record that already holds the address is never written again; it updates the one record set
 // of that name and type and nothing else; it creates one only when `create_if_missing` allows; it
-// keeps whatever the domain's config does not decide (TTL, proxying, comments); it never deletes;
-// and it leaves a set with several addresses alone. The words the history shows are made here too.
+// keeps whatever the domain's config does not decide (TTL, proxying, comments); it never deletes a
+// record; and it leaves a set with several addresses alone — unless the domain has several sources
+// (`RecordTarget.addressSet`): then the set is made to hold the wanted addresses beside any it finds
+// that are not ddnsd's (address-sets.ts). The words the history shows are made here too.
 
 import { isObject } from "../util/json";
+import { planSet, type SetPlan, setDetails } from "./address-sets";
 import { failed } from "./answers";
 import type {
   DnsProvider,
@@ -52,6 +55,8 @@ export interface RecordSet {
   ttl?: number;
   /** The service's own object(s), for an update that must send back what it keeps. */
   raw?: unknown;
+  /** Every record of the set, where the service keeps one record per address (Cloudflare): for `writeAddressSet`. */
+  members?: readonly Record<string, unknown>[];
 }
 
 /** What the domain's config decides about the record; an absent field keeps what the record has. */
@@ -118,6 +123,19 @@ export interface ZoneApi {
     address: string,
     settings: DesiredSettings,
   ): Promise<Step<RecordSet>>;
+  /**
+   * Makes the name's set of that type hold exactly `addresses` (one or more), with `settings` applied
+   * and everything else kept (TTL, proxying, comments of the records that stay); `current`: the set
+   * as read, null when the name has none. The services whose description says `holdsAddressSets`.
+   */
+  writeAddressSet?(
+    zone: Zone,
+    hostname: string,
+    type: RecordType,
+    current: RecordSet | null,
+    addresses: readonly string[],
+    settings: DesiredSettings,
+  ): Promise<Step<RecordSet>>;
   /** What the history adds about a written set, e.g. `["ttl auto", "proxied"]`; without it, the TTL. */
   describe?(set: RecordSet): string[];
   /**
@@ -151,6 +169,7 @@ export function zoneClient(api: ZoneApi, txt?: TxtApi): DnsProvider {
     verify: () => api.verify(),
     writeRecord: (target, address) => reconcile(api, target, address),
     ...(api.listZones ? { listZones: () => zoneNames(api) } : {}),
+    ...(api.writeAddressSet ? { writesAddressSets: true as const } : {}),
     ...(txt ? { writeTxt: (change: TxtChange) => reconcileTxt(api, txt, change) } : {}),
   };
 }
@@ -234,16 +253,23 @@ async function writeInZone(
     zone = found.value;
   }
   const settings = desiredSettings(target.config);
-  const success = (action: "updated" | "created" | "unchanged", set: RecordSet, held: readonly string[]) => ({
+  const success = (
+    action: "updated" | "created" | "unchanged",
+    set: RecordSet,
+    held: readonly string[],
+    plan?: SetPlan,
+  ) => ({
     ok: true as const,
     value: {
       ok: true as const,
       action,
       held,
+      ...(plan === undefined ? {} : { foreign: plan.foreign, removed: plan.removed }),
       externalId: set.id,
       zoneId: zone.id,
       message: writtenDetails(api.service, `record ${set.id}`, [
         ...(api.describe ?? ttlDetail)(set),
+        ...(plan === undefined ? [] : setDetails(plan)),
         ...(zone.note ? [zone.note] : []),
       ]),
     },
@@ -252,6 +278,29 @@ async function writeInZone(
   const read = await api.readRecordSet(zone, hostname, recordType, target.externalId);
   if (!read.ok) return read;
   const current = read.value;
+  const plan =
+    target.addressSet && planSet(current?.values ?? [], target.addressSet.wanted, target.addressSet.published);
+  // Several addresses wanted or held, or one someone else put there: the set is written whole.
+  if (plan && (plan.next.length > 1 || (current?.values.length ?? 0) > 1)) {
+    if (current !== null && plan.holds && settingsKept(api, current, settings))
+      return success("unchanged", current, current.values, plan);
+    if (!api.writeAddressSet)
+      return failed(
+        current !== null && current.values.length > 1
+          ? multipleValuesMessage(api.service, hostname, recordType, current.values)
+          : `${api.service}: ddnsd writes one address per name there, so ${hostname} ${recordType} cannot hold ${plan.next.join(", ")}; set config.addresses to "first"`,
+        { cause: "refused" },
+      );
+    if (current === null) {
+      const creatable = await creatableZone(api, target, zone);
+      if (!creatable.ok) return creatable;
+      zone = creatable.value;
+    }
+    const written = await api.writeAddressSet(zone, hostname, recordType, current, plan.next, settings);
+    return written.ok
+      ? success(current === null ? "created" : "updated", written.value, current?.values ?? [], plan)
+      : written;
+  }
   if (current !== null) {
     if (current.values.length > 1)
       return failed(multipleValuesMessage(api.service, hostname, recordType, current.values), { cause: "refused" });
@@ -260,26 +309,32 @@ async function writeInZone(
     return updated.ok ? success("updated", updated.value, current.values) : updated;
   }
 
-  if (target.config.create_if_missing === false)
-    return failed(notCreatedMessage(api.service, target), { cause: "refused" });
-  // A zone named only by an id from the config is checked to hold the hostname before anything is
-  // created in it: a service would put the record under that zone's name, a name nobody asked for.
-  // (A zone found by name, or configured by name, was checked by `findZone` already.)
-  if (zone.name === null && api.zoneName) {
-    const named = await api.zoneName(zone.id);
-    if (!named.ok) return named;
-    if (!zoneHolds(named.value, hostname)) {
-      return failed(
-        `${api.service}: zone ${zone.id} is ${named.value || "unnamed"}, which does not hold ${hostname}; correct config.zone_id or remove it`,
-        {
-          cause: "refused",
-        },
-      );
-    }
-    zone = { ...zone, name: named.value };
-  }
+  const creatable = await creatableZone(api, target, zone);
+  if (!creatable.ok) return creatable;
+  zone = creatable.value;
   const created = await api.createRecordSet(zone, hostname, recordType, address, settings);
   return created.ok ? success("created", created.value, []) : created;
+}
+
+/**
+ * The zone a missing record may be created in: refused when `create_if_missing` is false, and a
+ * zone named only by an id from the config is checked to hold the hostname first — a service would
+ * put the record under that zone's name, a name nobody asked for. (A zone found by name, or
+ * configured by name, was checked by `findZone` already.)
+ */
+async function creatableZone(api: ZoneApi, target: RecordTarget, zone: Zone): Promise<Step<Zone>> {
+  if (target.config.create_if_missing === false)
+    return failed(notCreatedMessage(api.service, target), { cause: "refused" });
+  if (zone.name !== null || !api.zoneName) return { ok: true, value: zone };
+  const named = await api.zoneName(zone.id);
+  if (!named.ok) return named;
+  if (!zoneHolds(named.value, target.hostname)) {
+    return failed(
+      `${api.service}: zone ${zone.id} is ${named.value || "unnamed"}, which does not hold ${target.hostname}; correct config.zone_id or remove it`,
+      { cause: "refused" },
+    );
+  }
+  return { ok: true, value: { ...zone, name: named.value } };
 }
 
 /**
@@ -319,6 +374,11 @@ async function searchZone(api: ZoneApi, hostname: string, configured: string | u
 function holds(api: ZoneApi, set: RecordSet, address: string, settings: DesiredSettings): boolean {
   const [value] = set.values;
   if (set.values.length !== 1 || value === undefined || !sameAddress(value, address)) return false;
+  return settingsKept(api, set, settings);
+}
+
+/** Whether the set already has the settings the config asks for (its TTL, as the service keeps it, and the rest). */
+function settingsKept(api: ZoneApi, set: RecordSet, settings: DesiredSettings): boolean {
   const ttl = settings.ttl === undefined ? undefined : (api.storedTtl?.(settings.ttl) ?? settings.ttl);
   if (ttl !== undefined && set.ttl !== undefined && set.ttl !== ttl) return false;
   return api.settingsHold?.(set, settings) ?? true;

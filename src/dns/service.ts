@@ -142,6 +142,12 @@ export interface ServiceDescription<Type extends string = string> {
    * `writeTxt`): certificate keys may be made for its domains (docs/certificates.md). Absent: it cannot.
    */
   holdsTxt?: true;
+  /**
+   * The service holds several addresses for one name and ddnsd writes them as one set (the zone
+   * client's `writeAddressSet`): a domain with a list of sources may publish them all
+   * (`config.addresses` "all"). Absent: one address per name ("first" still works).
+   */
+  holdsAddressSets?: true;
   /** Why verify cannot check (only when `canVerify` is false). */
   verifyUnavailable?: string;
   /**

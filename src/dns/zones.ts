@@ -85,6 +85,11 @@ export function sameAddress(a: string, b: string): boolean {
   return a.trim() === b.trim();
 }
 
+/** Whether two lists hold the same addresses (compared as addresses), in any order. */
+export function sameAddresses(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((address) => b.some((other) => sameAddress(address, other)));
+}
+
 function expandIPv6(address: string): string {
   const [head = "", tail] = address.toLowerCase().split("::");
   const groups = (part: string) => (part === "" ? [] : part.split(":"));

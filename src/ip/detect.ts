@@ -28,7 +28,19 @@ export interface DetectOptions {
   agree?: number;
 }
 
-export type Detection = { ok: true; ip: string; source: string } | { ok: false; error: string };
+export type Detection =
+  | {
+      ok: true;
+      ip: string;
+      source: string;
+      /**
+       * A domain with several sources: every address to publish, each with the source that gave it
+       * (`ip` is the first), and the sources that gave none, each with why. Absent for one source.
+       */
+      set?: readonly { ip: string; source: string }[];
+      failed?: readonly { source: string; error: string }[];
+    }
+  | { ok: false; error: string };
 
 /** A family whose detection fails now (kept for the pages): since when, and why. */
 export interface DetectionFailure {

@@ -67,3 +67,43 @@ export function parseUrlList(text: string): string[] | string {
   const bad = list.find((item) => !isHttpUrl(item));
   return list.length === 0 || bad !== undefined ? (bad ?? text) : list;
 }
+
+/**
+ * How a domain with several sources keeps them in its one `address_source` column: joined by commas,
+ * which no source's written form holds (an interface name has none, nor has an address).
+ */
+const STORED_SEPARATOR = ",";
+
+/** The most sources one domain may name: each is asked at every check. */
+export const MAX_DOMAIN_SOURCES = 8;
+
+/** A domain's `address_source` as stored, read as its list: null for the system's source. */
+export function storedSources(stored: string | null): string[] | null {
+  if (stored === null) return null;
+  return stored.split(STORED_SEPARATOR);
+}
+
+/** A list of sources (each in its written form) as `address_source` stores it; one source stays itself. */
+export function storeSources(sources: readonly string[]): string {
+  return sources.join(STORED_SEPARATOR);
+}
+
+/** `address_source` as the API and the config file show it: one source as a string, several as a list. */
+export function shownSources(stored: string | null): string | string[] | null {
+  const sources = storedSources(stored);
+  return sources === null || sources.length === 1 ? stored : sources;
+}
+
+/**
+ * How a domain with several sources fills its record (`config.addresses`): `all` publishes every
+ * source's address, `first` the first source in order that has a usable one (failover). A list's
+ * default is `all`.
+ */
+export type AddressMode = "all" | "first";
+
+export const ADDRESS_MODES: readonly AddressMode[] = ["all", "first"];
+
+/** The mode a domain's config names; `all` when it names none (or names one that does not read). */
+export function addressMode(config: Record<string, unknown>): AddressMode {
+  return config.addresses === "first" ? "first" : "all";
+}

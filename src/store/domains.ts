@@ -30,11 +30,16 @@ export interface ListPage {
   offset?: number;
 }
 
-/** A domain the scheduler checks: its record type and its own address source (null: the system's). */
+/**
+ * A domain the scheduler checks: its record type, its own address source (null: the system's) and
+ * its config (a list's mode), and a push-only one's newest push.
+ */
 export interface DueDomain {
   id: number;
   recordType: "A" | "AAAA";
   addressSource: string | null;
+  config: Record<string, unknown>;
+  pushedIp: string | null;
 }
 
 export interface DomainQueries {
@@ -262,6 +267,8 @@ export function domainQueries(db: Handle, held: HeldChecks): DomainQueries {
           id: domains.id,
           recordType: domains.recordType,
           addressSource: domains.addressSource,
+          config: domains.config,
+          pushedIp: domains.pushedIp,
           nextRunAt: domains.nextRunAt,
         })
         .from(domains)
@@ -279,7 +286,13 @@ export function domainQueries(db: Handle, held: HeldChecks): DomainQueries {
         .map((row) => held.overlay(row))
         .filter((row) => now === undefined || (row.nextRunAt !== null && row.nextRunAt <= now))
         .sort(bySoonest)
-        .map(({ id, recordType, addressSource }) => ({ id, recordType, addressSource }));
+        .map(({ id, recordType, addressSource, config, pushedIp }) => ({
+          id,
+          recordType,
+          addressSource,
+          config,
+          pushedIp,
+        }));
     },
     dueTimes() {
       return db

@@ -80,6 +80,11 @@ export interface DomainRow {
   pushedIp: string | null;
   pushedAt: number | null;
   lastKnownIp: string | null;
+  /**
+   * The addresses ddnsd last wrote for a domain with several sources (`last_known_ip` is the first):
+   * the only ones a later write may remove. Null for one source, and until first written.
+   */
+  addresses: string[] | null;
   lastUpdateStatus: "SUCCESS" | "FAILED" | null;
   lastCheckedAt: number | null;
   lastChangedAt: number | null;
@@ -96,6 +101,8 @@ export interface HistoryRow {
   domainId: number;
   ipAddress: string | null;
   previousIp: string | null;
+  /** Every address the write meant the record to hold (`ipAddress` first); null for one address. */
+  addresses: string[] | null;
   status: "SUCCESS" | "FAILED";
   message: string;
   trigger: HistoryTrigger;

@@ -184,11 +184,15 @@ export function domainValues(form: Submitted): DomainFormValues {
     ipv6_prefix_length: field(form, "ipv6_prefix_length"),
     address_source: field(form, "address_source"),
     fixed_address: field(form, "fixed_address"),
+    more_sources: field(form, "more_sources"),
+    addresses_mode: field(form, "addresses_mode"),
   };
 }
 
 export function domainValuesOf(domain: DomainView): DomainFormValues {
   const { ttl, proxied, create_if_missing, zone_id, ipv6_suffix, ipv6_prefix_length } = domain.config;
+  const [first, ...more] =
+    typeof domain.address_source === "string" ? [domain.address_source] : (domain.address_source ?? []);
   return {
     provider_id: String(domain.provider_id),
     domain_name: domain.domain_name,
@@ -202,10 +206,29 @@ export function domainValuesOf(domain: DomainView): DomainFormValues {
     external_id: domain.external_id ?? "",
     ipv6_suffix: typeof ipv6_suffix === "string" ? ipv6_suffix : "",
     ipv6_prefix_length: ipv6_prefix_length === undefined ? "" : String(ipv6_prefix_length),
-    // A fixed address is shown as the "fixed" choice with its address in the field below it.
-    address_source: domain.address_source?.startsWith("fixed:") ? "fixed" : (domain.address_source ?? ""),
-    fixed_address: domain.address_source?.startsWith("fixed:") ? domain.address_source.slice("fixed:".length) : "",
+    // A fixed address is shown as the "fixed" choice with its address in the field below it; a
+    // list's first source there too, and the others one a line below.
+    address_source: first?.startsWith("fixed:") ? "fixed" : (first ?? ""),
+    fixed_address: first?.startsWith("fixed:") ? first.slice("fixed:".length) : "",
+    more_sources: more.join("\n"),
+    addresses_mode: domain.config.addresses === "first" ? "first" : "all",
   };
+}
+
+/** The form's sources as the API takes them: the chosen one, followed by each further line; null for the system's. */
+function sourcesOf(values: DomainFormValues): string | string[] | null {
+  const chosen =
+    values.address_source === "fixed"
+      ? `fixed:${values.fixed_address.trim()}`
+      : values.address_source === ""
+        ? null
+        : values.address_source;
+  const more = values.more_sources
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  if (more.length === 0) return chosen;
+  return chosen === null ? more : [chosen, ...more];
 }
 
 /** Sets a config key, or removes it when the form left it empty (meaning: the default). */
@@ -242,6 +265,12 @@ export function domainInput(
           : values.proxied,
   );
   setOrRemove(config, "zone_id", values.zone_id.trim() === "" ? undefined : values.zone_id.trim());
+  // The mode means something only beside further sources: a form with one source keeps the config as it was.
+  setOrRemove(
+    config,
+    "addresses",
+    values.more_sources.trim() === "" ? undefined : values.addresses_mode === "first" ? "first" : "all",
+  );
   // Offered only where the service can create a record: elsewhere it is neither shown nor stored.
   setOrRemove(config, "create_if_missing", service?.createsRecords === false ? undefined : values.create_if_missing);
   // Set through the API or the config file; a domain moved to a service that keeps its records drops it.
@@ -265,12 +294,7 @@ export function domainInput(
     config,
     external_id: values.external_id,
     is_enabled: values.is_enabled,
-    address_source:
-      values.address_source === "fixed"
-        ? `fixed:${values.fixed_address.trim()}`
-        : values.address_source === ""
-          ? null
-          : values.address_source,
+    address_source: sourcesOf(values),
   };
 }
 

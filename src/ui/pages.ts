@@ -181,6 +181,23 @@ function sourceFailure(
 ): DetectionFailure | null {
   const source = domain.address_source ?? null;
   if (source === null) return ctx.publicIp.failures[domain.record_type === "AAAA" ? "ipv6" : "ipv4"];
+  // A list fails only when every source does; one failing source is shown beside its address (AddressList).
+  const failures = (typeof source === "string" ? [source] : source).map((one) => oneSourceFailure(ctx, domain, one));
+  if (failures.some((failure) => failure === null)) return null;
+  return failures.length === 1
+    ? failures[0]!
+    : {
+        since: Math.max(...failures.map((failure) => failure!.since)),
+        error: failures.map((failure, i) => `${(source as string[])[i]}: ${failure!.error}`).join("; "),
+      };
+}
+
+/** The failure of one source a domain's address comes from. */
+function oneSourceFailure(
+  ctx: ConditionSources,
+  domain: Pick<DomainView, "record_type">,
+  source: string,
+): DetectionFailure | null {
   // A pushed or fixed address is never detected.
   if (source === "push" || source.startsWith("fixed:")) return null;
   const answer = ctx.publicIp.answers.get(`${domain.record_type === "AAAA" ? 6 : 4} ${source}`);

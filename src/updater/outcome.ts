@@ -22,6 +22,10 @@ export interface UpdateOutcome {
    */
   failure: "detection" | "provider" | "disabled" | null;
   ip: string | null;
+  /** A domain with several sources: every address written (`ip` is the first). */
+  addresses?: readonly string[];
+  /** A domain with several sources: the addresses ddnsd published before and removed with this write. */
+  removed?: readonly string[];
   previousIp: string | null;
   changed: boolean;
   /**

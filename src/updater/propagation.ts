@@ -34,7 +34,7 @@ import {
 import { formatServer, parseServer, type ServerAddress } from "../dns/protocols/signed-dns";
 import { RCODE, rcodeName, soaData, TYPE } from "../dns/protocols/wire";
 import type { RecordType } from "../dns/provider";
-import { sameAddress } from "../dns/zones";
+import { sameAddress, sameAddresses } from "../dns/zones";
 import type { Logger } from "../log";
 import { isInternalAddress } from "../net/address";
 import type { Store } from "../store";
@@ -186,15 +186,24 @@ export interface PropagationRounds {
   held(records: readonly HeldRecord[]): void;
 }
 
-/** A domain's record and the address it is known to hold. */
-export type HeldRecord = Pick<DomainRow, "id" | "domainName" | "recordType" | "lastKnownIp">;
+/** A domain's record and the address it is known to hold (several, for a domain with a list of sources). */
+export type HeldRecord = Pick<DomainRow, "id" | "domainName" | "recordType" | "lastKnownIp"> &
+  Partial<Pick<DomainRow, "addresses">>;
+
+/** What a name server must answer: each address of the set, and none that the write removed. */
+interface Expected {
+  addresses: readonly string[];
+  removed: readonly string[];
+}
 
 interface Watch {
   domainId: number;
   hostname: string;
   recordType: RecordType;
-  /** The address the record must be served with. */
+  /** The address the record must be served with (the first of `expected`). */
   address: string;
+  /** Every address it must be served with, and those the write removed, which must be gone. */
+  expected: Expected;
   /** The write's history row, which gets the outcome's words; null for a check of an unchanged record. */
   historyId: number | null;
   startedAt: number;
@@ -303,21 +312,30 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     if (outcome.result !== "updated" || outcome.ip === null) return;
     // The write read the record at its service: DDNS_VERIFY_EVERY counts from here.
     this.readAt.set(before.id, this.clock.monotonic());
-    this.watch(before.id, outcome.hostname, outcome.recordType, outcome.ip, outcome.historyId);
+    this.watch(before.id, outcome.hostname, outcome.recordType, outcome.ip, outcome.historyId, {
+      addresses: outcome.addresses ?? [outcome.ip],
+      removed: outcome.removed ?? [],
+    });
   }
 
   /** A scheduled pass: each record found unchanged is asked for once more (and watched while it is not served). */
   passed(outcomes: readonly UpdateOutcome[]): void {
     for (const outcome of outcomes) {
       if (outcome.result === "unchanged" && outcome.ip !== null)
-        this.watch(outcome.domainId, outcome.hostname, outcome.recordType, outcome.ip, null);
+        this.watch(outcome.domainId, outcome.hostname, outcome.recordType, outcome.ip, null, {
+          addresses: outcome.addresses ?? [outcome.ip],
+          removed: [],
+        });
     }
   }
 
   held(records: readonly HeldRecord[]): void {
     for (const record of records) {
       if (record.lastKnownIp !== null)
-        this.watch(record.id, record.domainName, record.recordType, record.lastKnownIp, null);
+        this.watch(record.id, record.domainName, record.recordType, record.lastKnownIp, null, {
+          addresses: record.addresses ?? [record.lastKnownIp],
+          removed: [],
+        });
     }
   }
 
@@ -327,6 +345,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     recordType: RecordType,
     ip: string,
     historyId: number | null,
+    expected: Expected,
   ): void {
     const current = this.watches.get(domainId);
     // A check of an unchanged record while its write is still watched: the write's watch goes on.
@@ -334,6 +353,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
       historyId === null &&
       current !== undefined &&
       sameAddress(current.address, ip) &&
+      sameAddresses(current.expected.addresses, expected.addresses) &&
       current.hostname === hostname &&
       current.recordType === recordType
     )
@@ -344,6 +364,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
       hostname,
       recordType,
       address: ip,
+      expected,
       historyId,
       startedAt: now,
       nextAt: now,
@@ -421,7 +442,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     const ownServer = this.parts.nameServerOf(loaded.provider);
     const servers = await Promise.all(
       watch.targets.list.map((target) =>
-        this.ask(target, watch.hostname, type, proxied ? null : watch.address, ownServer),
+        this.ask(target, watch.hostname, type, proxied ? null : watch.expected, ownServer),
       ),
     );
     if (this.watches.get(watch.domainId) !== watch) return; // a newer write took over meanwhile
@@ -678,14 +699,16 @@ export class PropagationTracker implements PropagationRounds, EventSink {
   }
 
   /**
-   * Asks one name server for the record, without recursion; `address` null: any address is the
-   * record's (a proxied one). One at an internal address is asked only as `mayAskNameServer` allows.
+   * Asks one name server for the record, without recursion: it serves the record when it answers each
+   * address `expected` and none it removed (addresses someone else added may stand beside them);
+   * `expected` null: any address is the record's (a proxied one). One at an internal address is
+   * asked only as `mayAskNameServer` allows.
    */
   private async ask(
     target: NameServerTarget,
     hostname: string,
     type: number,
-    address: string | null,
+    expected: Expected | null,
     ownServer: string | null,
   ): Promise<ServerReport> {
     const report = (fields: Pick<ServerReport, "answer" | "ok" | "error">): ServerReport => ({
@@ -707,7 +730,9 @@ export class PropagationTracker implements PropagationRounds, EventSink {
       return report({ answer: [], ok: false, error: rcodeName(rcode) });
     if (!aa) return report({ answer: [], ok: false, error: "not authoritative for the zone" });
     const addresses = addressesIn(answer.message, hostname, type);
-    const ok = address === null ? addresses.length > 0 : addresses.some((served) => sameAddress(served, address));
+    const answers = (address: string) => addresses.some((served) => sameAddress(served, address));
+    const ok =
+      expected === null ? addresses.length > 0 : expected.addresses.every(answers) && !expected.removed.some(answers);
     return report({ answer: addresses, ok, error: null });
   }
 

@@ -49,6 +49,7 @@ export function record(
   const row: HistoryInsert = {
     domainId: domain.id,
     ipAddress: outcome.ip,
+    addresses: outcome.addresses === undefined ? null : [...outcome.addresses],
     // What the record held, as the service was read: another address than ddnsd last wrote, when it
     // was changed outside ddnsd.
     previousIp: outcome.previousIp,
@@ -85,6 +86,7 @@ export function record(
       ...(write.ok
         ? {
             lastKnownIp: outcome.ip,
+            addresses: outcome.addresses === undefined ? null : [...outcome.addresses],
             externalId: write.externalId,
             ...(zoneIdFound ? { config: { ...current.config, zone_id: write.zoneId } } : {}),
             ...(outcome.changed || current.lastChangedAt === null ? { lastChangedAt: now } : {}),

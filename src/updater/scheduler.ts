@@ -13,13 +13,12 @@ import type { Detection } from "../ip/detect";
 import type { DueDomain } from "../store/domains";
 import { plural } from "../util/plural";
 import { type DeferralParts, storeWaitingOutcomes } from "./deferral";
-import { detectFrom, familyOf } from "./detect";
 import type { UpdateOutcome } from "./outcome";
 import type { PropagationRounds } from "./propagation";
 import { PushWatch, type PushWatchParts } from "./push-stale";
 import { nextScheduledRun } from "./schedule";
 import { type Clock, systemClock, WakeUpTimer } from "./timer";
-import { detectionKey, domainSource, runUpdate, type UpdateParts } from "./update";
+import { detectFor, detectionKey, domainSource, runUpdate, type UpdateParts } from "./update";
 
 export interface PassOptions {
   /** Every enabled domain, due or not (`ddnsd check`). */
@@ -319,8 +318,7 @@ export class Scheduler implements SchedulerControl {
       const key = detectionKey(row);
       const source = domainSource(row);
       // Push-only domains are never due; the update path leaves one out should it be edited to push meanwhile.
-      if (!detections.has(key) && source?.kind !== "push")
-        detections.set(key, detectFrom(this.ctx, familyOf(row.recordType), source));
+      if (!detections.has(key) && source?.kind !== "push") detections.set(key, detectFor(this.ctx, row));
     }
     const outcomes = await Promise.all(
       due.map(async (row) => {

@@ -3,14 +3,15 @@
 // history row and the domain's new state (./record.ts), kept in memory on a full disk
 // (./deferral.ts). The only place that changes a DNS record.
 
-import type { WriteOutcome } from "../dns/provider";
-import { sameAddress } from "../dns/zones";
+import type { RecordTarget, WriteOutcome } from "../dns/provider";
+import { sameAddress, sameAddresses } from "../dns/zones";
 import { conflict, DetectionFailed, notFound, ProviderFailed, StorageFull } from "../errors";
 import type { Detection } from "../ip/detect";
 import { type DomainSource, parseDomainSource } from "../ip/source";
 import { addressForRecord } from "../ip/suffix";
 import type { DomainRow, ProviderRow } from "../store/rows";
 import { formatDuration } from "../util/time";
+import { detectList, domainAddressMode, sourceList, wantedAddresses, writtenAddresses } from "./address-set";
 import { loadDomain, storeOutcome } from "./deferral";
 import { type DetectParts, detectFrom, familyOf } from "./detect";
 import type { Trigger, UpdateOutcome } from "./outcome";
@@ -44,7 +45,10 @@ export interface UpdateOptions {
   detectedFor?: string;
 }
 
-/** Where a domain's address comes from: its own `address_source`, or null for the system's source of its family. */
+/**
+ * Where a domain's address comes from: its own `address_source`, or null for the system's source of its
+ * family. A list of sources is asked by `sourceList` (./address-set.ts); here it reads as no one source.
+ */
 export function domainSource(domain: Pick<DomainRow, "addressSource">): DomainSource | null {
   if (domain.addressSource === null) return null;
   const source = parseDomainSource(domain.addressSource, true);
@@ -52,9 +56,13 @@ export function domainSource(domain: Pick<DomainRow, "addressSource">): DomainSo
   return typeof source === "string" ? { kind: "fixed", ip: domain.addressSource } : source;
 }
 
-/** What a pass shares one detection by: the family and the domain's own source (the system's when it has none). */
-export function detectionKey(domain: Pick<DomainRow, "addressSource" | "recordType">): string {
-  return `${familyOf(domain.recordType)} ${domain.addressSource ?? "system"}`;
+/**
+ * What a pass shares one detection by: the family and the domain's own source (the system's when it
+ * has none); for a list of sources, the list and its mode.
+ */
+export function detectionKey(domain: Pick<DomainRow, "addressSource" | "recordType" | "config">): string {
+  const list = sourceList(domain) === null ? "" : ` ${domainAddressMode(domain)}`;
+  return `${familyOf(domain.recordType)} ${domain.addressSource ?? "system"}${list}`;
 }
 
 /**
@@ -67,11 +75,16 @@ export function intendedAddress(domain: DomainRow): string | null {
 
 /**
  * The address this domain's source gives now: a push-only domain's intended address (only a forced
- * update asks: the schedule never writes such a domain), else its source asked.
+ * update asks: the schedule never writes such a domain), a list's sources each asked, else its source asked.
  */
-function detectFor(ctx: UpdateParts, domain: DomainRow): Promise<Detection> {
-  const source = domainSource(domain);
+export function detectFor(
+  ctx: DetectParts,
+  domain: Pick<DomainRow, "recordType" | "addressSource" | "config" | "pushedIp">,
+): Promise<Detection> {
   const family = familyOf(domain.recordType);
+  const list = sourceList(domain);
+  if (list !== null) return detectList(family, list, domainAddressMode(domain), (one) => detectFrom(ctx, family, one));
+  const source = domainSource(domain);
   if (source?.kind === "push") {
     return Promise.resolve(intendedPushAddress(domain));
   }
@@ -93,9 +106,15 @@ function disabledReason(domain: DomainRow, provider: ProviderRow): string | null
   return null;
 }
 
-/** Whether a scheduled check must write: the IP changed, the last attempt failed, or never written. */
-function needsWrite(domain: DomainRow, ip: string): boolean {
-  return domain.lastKnownIp !== ip || domain.lastUpdateStatus !== "SUCCESS";
+/**
+ * Whether a scheduled check must write: the IP changed (for a list of sources, any address of the
+ * set), the last attempt failed, or never written.
+ */
+function needsWrite(domain: DomainRow, ip: string, wanted?: readonly string[]): boolean {
+  if (domain.lastKnownIp !== ip || domain.lastUpdateStatus !== "SUCCESS") return true;
+  if (wanted === undefined) return false;
+  const written = domain.addresses ?? [];
+  return written.length !== wanted.length || wanted.some((address) => !written.includes(address));
 }
 
 async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOptions): Promise<UpdateOutcome | null> {
@@ -124,7 +143,9 @@ async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOption
     askedFor !== null
       ? askedFor !== detectionKey(domain)
       : familyOf(domain.recordType) !== familyOf(before.domain.recordType);
-  if (edited) detection = await detectFor(ctx, domain);
+  // A router's push names one address; a domain with a list of sources holds its sources' set, so
+  // the push makes them asked now rather than its one address written over the set.
+  if (edited || (options.trigger === "push" && sourceList(domain) !== null)) detection = await detectFor(ctx, domain);
   const base = {
     domainId,
     hostname: domain.domainName,
@@ -151,10 +172,17 @@ async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOption
   }
   // A LAN host's AAAA record: the detected prefix followed by the domain's config.ipv6_suffix.
   const ip = addressForRecord(detection.ip, domain.config);
+  // A list of sources: every address the record is to hold (`ip` first), beside what ddnsd wrote
+  // before. So also for one source after a list's set: the addresses it published go, its one stays.
+  const listed = sourceList(domain) !== null;
+  const set =
+    listed || (domain.addresses?.length ?? 0) > 1
+      ? listWrite(domain, listed ? wantedAddresses(detection, domain.config) : [ip])
+      : undefined;
   // A scheduled check of a current record writes nothing, unless its keep-alive period has passed
   // (./refresh.ts): then the address is sent again, a `refresh` row.
   let refreshed: number | null = null;
-  if (!options.force && !needsWrite(domain, ip)) {
+  if (!options.force && !needsWrite(domain, ip, set?.wanted)) {
     const period = options.trigger === "schedule" ? refreshPeriod(ctx, domain, provider) : null;
     if (period === null || !refreshDue(ctx, domain, period, Date.now())) return unchangedOutcome(ctx, domain, ip, base);
     refreshed = period;
@@ -163,14 +191,23 @@ async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOption
   // A push asks the service whether it holds the address (a zone service reads the record), except a
   // service that can only be asked by writing: there the last successful write of this address stands.
   const knownHeld = options.trigger === "push" && !needsWrite(domain, ip);
-  const { write, pausedUntil } = await writeToProvider(ctx, provider, domain, ip, { knownHeld });
+  const { write, pausedUntil } = await writeToProvider(ctx, provider, domain, ip, { knownHeld, addressSet: set });
   // A push of the address the record holds, and held as ddnsd knew it: the service was asked (it
   // read the record) and holds it; like a scheduled check that finds nothing to change, no row.
   if (options.trigger === "push" && write.ok && write.action === "unchanged" && !needsWrite(domain, ip))
     return unchangedOutcome(ctx, domain, ip, base);
-  if (refreshed !== null)
-    return record(ctx, domain, writeOutcome(domain, ip, write, { refreshed }), "refresh", started, write, pausedUntil);
-  return record(ctx, domain, writeOutcome(domain, ip, write), options.trigger, started, write, pausedUntil);
+  const outcome = writeOutcome(domain, ip, write, {
+    set,
+    failedSources: detection.failed,
+    listed,
+    ...(refreshed === null ? {} : { refreshed }),
+  });
+  return record(ctx, domain, outcome, refreshed === null ? options.trigger : "refresh", started, write, pausedUntil);
+}
+
+/** A list domain's write: the addresses wanted now, and those ddnsd wrote before (null: never written). */
+function listWrite(domain: DomainRow, wanted: readonly string[]): NonNullable<RecordTarget["addressSet"]> {
+  return { wanted, published: domain.lastUpdateStatus === null ? null : writtenAddresses(domain) };
 }
 
 /**
@@ -188,18 +225,38 @@ function writeOutcome(
     held = write.ok ? write.held : undefined,
     why = "",
     refreshed,
-  }: { held?: readonly string[]; why?: string; refreshed?: number } = {},
+    set,
+    failedSources = [],
+    listed = set !== undefined,
+  }: {
+    held?: readonly string[];
+    why?: string;
+    /** The keep-alive period (seconds) after which an unchanged address was sent again. */
+    refreshed?: number;
+    /** A list of sources: the addresses written (`ip` first). */
+    set?: NonNullable<RecordTarget["addressSet"]>;
+    /** Sources of the list that gave no address, each with why: named in the message. */
+    failedSources?: readonly { source: string; error: string }[];
+    /** The domain has a list of sources: its set is kept as `addresses` (one source keeps none). */
+    listed?: boolean;
+  } = {},
 ): PendingOutcome {
   // A record the service already held at this address did not change, whatever ddnsd last knew.
   const written = write.ok && write.action !== "unchanged";
   const previousIp = held === undefined ? domain.lastKnownIp : (held[0] ?? null);
+  const wanted = set?.wanted ?? [ip];
   const changed =
-    written && (held === undefined ? ip !== domain.lastKnownIp : !held.some((value) => sameAddress(value, ip)));
+    written &&
+    (held === undefined
+      ? ip !== domain.lastKnownIp || (set !== undefined && !sameAddresses(set.wanted, writtenAddresses(domain) ?? []))
+      : wanted.some((address) => !held.some((value) => sameAddress(value, address))) ||
+        held.length > wanted.length + (write.ok ? (write.foreign?.length ?? 0) : 0));
+  const failing = failedSources
+    .map((failed) => `; ${failed.source} gave no address (${failed.error}), so its address is not published`)
+    .join("");
   const message = write.ok
-    ? `${writtenWords(domain, ip, write.action, { changed, why, refreshed })}${write.message ? `; ${write.message}` : ""}`
-    : write.stopRetrying
-      ? `${write.message} — ${NOT_RETRIED}`
-      : write.message;
+    ? `${writtenWords(domain, wanted.join(", "), write.action, { changed, why, refreshed })}${write.message ? `; ${write.message}` : ""}${failing}`
+    : `${write.stopRetrying ? `${write.message} — ${NOT_RETRIED}` : write.message}${failing}`;
   return {
     domainId: domain.id,
     hostname: domain.domainName,
@@ -208,6 +265,8 @@ function writeOutcome(
     result: write.ok ? "updated" : "failed",
     failure: write.ok ? null : "provider",
     ip,
+    ...(set === undefined ? {} : { removed: write.ok ? (write.removed ?? []) : [] }),
+    ...(set === undefined || !listed ? {} : { addresses: [...set.wanted] }),
     changed,
     written,
     message,
@@ -242,7 +301,13 @@ async function repair(ctx: UpdateParts, request: RepairRequest): Promise<RepairR
     return "skipped";
   // Without name servers' answers (DDNS_VERIFY_EVERY's read), a service that can only be asked by
   // writing is not asked: sending the address again every period is what such services call abuse.
-  const { write, pausedUntil } = await writeToProvider(ctx, provider, domain, ip, { knownHeld: request.seen === null });
+  // A list's set is put back whole: what ddnsd wrote last, beside any address someone else added (left alone).
+  const written = writtenAddresses(domain);
+  const set = sourceList(domain) === null || written === null ? undefined : { wanted: written, published: written };
+  const { write, pausedUntil } = await writeToProvider(ctx, provider, domain, ip, {
+    knownHeld: request.seen === null,
+    addressSet: set,
+  });
   if (write.ok && write.action === "unchanged") return "held";
   // What the record held: as the service was read, else (it cannot be read) as the name servers answered.
   const held = (write.ok ? write.held : undefined) ?? request.seen ?? undefined;
@@ -250,7 +315,7 @@ async function repair(ctx: UpdateParts, request: RepairRequest): Promise<RepairR
     held === undefined || held.length === 0
       ? " (the record was missing: deleted outside ddnsd)"
       : ` (the record held ${held.join(", ")}: changed outside ddnsd)`;
-  const outcome = writeOutcome(domain, ip, write, { held, why });
+  const outcome = writeOutcome(domain, ip, write, { held, why, set });
   record(ctx, domain, outcome, "repair", started, write, pausedUntil);
   if (!write.ok) return "failed";
   return outcome.changed ? "repaired" : "held";
@@ -286,9 +351,10 @@ function unchangedOutcome(
     result: "unchanged",
     failure: null,
     ip,
+    ...(domain.addresses === null ? {} : { addresses: domain.addresses }),
     changed: false,
     written: false,
-    message: `${domain.domainName} already points at ${ip}`,
+    message: `${domain.domainName} already points at ${(domain.addresses ?? [ip]).join(", ")}`,
     durationMs: 0,
     historyId: null,
   };
@@ -302,11 +368,11 @@ const ACTION_WORDS = { created: "Created", updated: "Updated", unchanged: "Check
  */
 function writtenWords(
   domain: DomainRow,
-  ip: string,
+  addresses: string,
   action: keyof typeof ACTION_WORDS,
   { changed, why, refreshed }: { changed: boolean; why: string; refreshed: number | undefined },
 ): string {
-  const what = `${domain.domainName} ${domain.recordType} → ${ip}`;
+  const what = `${domain.domainName} ${domain.recordType} → ${addresses}`;
   if (refreshed !== undefined && !changed)
     return `Refreshed ${what} (sent again unchanged, last written over ${formatDuration(refreshed)} ago: refresh_every keeps the host alive at the service)`;
   return `${ACTION_WORDS[action]} ${what}${action === "unchanged" ? " (already held at the service; nothing written)" : changed ? why : " (unchanged)"}`;

@@ -2,7 +2,7 @@
 // holds it back (./pauses.ts); a client that cannot be made (an unknown type, credentials that no
 // longer open) is a failed attempt like any other.
 
-import type { Addresses, DnsProvider } from "../dns/provider";
+import type { Addresses, DnsProvider, RecordTarget } from "../dns/provider";
 import { DomainError } from "../errors";
 import { addressForRecord } from "../ip/suffix";
 import type { Logger } from "../log";
@@ -39,6 +39,8 @@ export function writeToProvider(
      * (`writesBlind`) is not asked, and the write counts as unchanged.
      */
     knownHeld?: boolean;
+    /** A list of sources: every address wanted, and those ddnsd wrote before (`RecordTarget.addressSet`). */
+    addressSet?: RecordTarget["addressSet"];
   } = {},
 ): Promise<PacedWrite> {
   return ctx.updater.queue.run(`${provider.id} ${domain.domainName}`, () =>
@@ -72,6 +74,7 @@ export function writeToProvider(
           externalId: domain.externalId,
           config: domain.config,
           siblings: siblingAddresses(ctx, domain),
+          ...(options.addressSet === undefined ? {} : { addressSet: options.addressSet }),
         },
         ip,
       );

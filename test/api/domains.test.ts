@@ -10,6 +10,7 @@ import { createDomain, createProvider, historyCount, ISO_UTC, insertHistory, res
 
 const DOMAIN_FIELDS = [
   "address_source",
+  "addresses",
   "config",
   "created_at",
   "cron_schedule",
@@ -31,6 +32,7 @@ const DOMAIN_FIELDS = [
   "updated_at",
 ];
 const HISTORY_FIELDS = [
+  "addresses",
   "domain_id",
   "duration_ms",
   "first_timestamp",
@@ -565,7 +567,14 @@ describe("partial update", () => {
         (field) =>
           !(field in change) && !(field in expected) && !["updated_at", "next_run_at", "config"].includes(field),
       );
-      const stateFields = ["last_known_ip", "last_update_status", "external_id", "last_checked_at", "last_changed_at"];
+      const stateFields = [
+        "last_known_ip",
+        "addresses",
+        "last_update_status",
+        "external_id",
+        "last_checked_at",
+        "last_changed_at",
+      ];
       for (const field of untouched) {
         if (!keepsState && stateFields.includes(field)) continue;
         expect([field, response.body[field]]).toEqual([field, before[field]]);
@@ -725,6 +734,7 @@ describe("history", () => {
       id: newest,
       domain_id: domain.id,
       ip_address: "203.0.113.2",
+      addresses: ["203.0.113.2"],
       previous_ip: "203.0.113.1",
       status: "SUCCESS",
       message: "Updated",

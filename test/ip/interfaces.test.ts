@@ -7,42 +7,18 @@
 
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { makeNamespace, run } from "./namespace";
 
 const NS = `ddnsd-wans-${process.pid}`;
 const WAN0 = "81.2.69.10";
 const WAN1 = "185.103.110.20";
 const WAN1_NEXT = "185.103.110.21";
 
-function run(...command: string[]): { ok: boolean; output: string } {
-  const result = Bun.spawnSync(command, { stdout: "pipe", stderr: "pipe" });
-  return { ok: result.exitCode === 0, output: `${result.stdout.toString()}${result.stderr.toString()}` };
-}
-
-/** Makes the namespace and its two interfaces; the reason it cannot, or null. */
-function makeNamespace(): string | null {
-  if (process.getuid?.() !== 0) return "network namespaces need root";
-  const made = run("ip", "netns", "add", NS);
-  if (!made.ok) return `the sandbox refuses network namespaces: ${made.output.trim()}`;
-  const inNs = (...command: string[]) => run("ip", "netns", "exec", NS, ...command);
-  inNs("ip", "link", "set", "lo", "up");
-  for (const [name, address] of [
-    ["wan0", WAN0],
-    ["wan1", WAN1],
-  ] as const) {
-    const dummy = inNs("ip", "link", "add", name, "type", "dummy");
-    if (!dummy.ok) {
-      const veth = inNs("ip", "link", "add", name, "type", "veth", "peer", "name", `${name}-peer`);
-      if (!veth.ok) return `neither a dummy nor a veth interface can be made: ${veth.output.trim()}`;
-      inNs("ip", "link", "set", `${name}-peer`, "up");
-    }
-    inNs("ip", "addr", "add", `${address}/24`, "dev", name);
-    inNs("ip", "link", "set", name, "up");
-  }
-  return null;
-}
-
 // Made as the file loads, so that the test can be skipped (with the reason printed) when it cannot be.
-const refused = makeNamespace();
+const refused = makeNamespace(NS, [
+  ["wan0", WAN0],
+  ["wan1", WAN1],
+]);
 if (refused !== null) console.warn(`skipping the two-WAN test: ${refused}`);
 afterAll(() => {
   run("ip", "netns", "del", NS);

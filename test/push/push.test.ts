@@ -342,3 +342,23 @@ describe("a key holder or a guesser cannot do more than a router", () => {
     expect((await push(`hostname=home.example.com&myip=${V4}`, key)).text).toBe(`good ${V4}`);
   });
 });
+
+describe("a domain with several sources", () => {
+  test("a push makes its sources asked now: the set stays whole, the router's one address is not written over it", async () => {
+    const provider = await addProvider(rig.t, "cloudflare");
+    rig.cf.addRecord("example.com", { type: "A", name: "rr", content: V4_OLD });
+    const domain = await addDomain(rig.t, provider.id, "rr.example.com", {
+      address_source: ["fixed:81.2.69.170", "fixed:81.2.69.171"],
+    });
+    const key = await newKey();
+    const answer = await push(`hostname=rr.example.com&myip=${V4}`, key);
+    expect(answer.status).toBe(200);
+    const held = [...rig.cf.records.values()]
+      .filter((record) => record.name === "rr.example.com")
+      .map((record) => record.content)
+      .sort();
+    expect(held).toEqual(["81.2.69.170", "81.2.69.171"]);
+    const [row] = await historyOf(rig.t, domain.id);
+    expect(row).toMatchObject({ trigger: "push", addresses: ["81.2.69.170", "81.2.69.171"] });
+  });
+});

@@ -21,6 +21,11 @@ export interface ZoneAccess<Fake> {
   addRecord(fake: Fake, zone: string, hostname: string, type: RecordType, ip: string, ttl: number): void;
   /** For a service that keeps a name's addresses as one set (an rrset): puts a set of several there. */
   addSet?(fake: Fake, zone: string, hostname: string, type: RecordType, ips: readonly string[], ttl: number): void;
+  /**
+   * Every address the name holds in that type, as the fake keeps them: for a service whose
+   * description says `holdsAddressSets` (several addresses for one name, written as one set).
+   */
+  readAll?(fake: Fake, zone: string, hostname: string, type: RecordType): string[];
   /** The record's one address and TTL as the fake holds it; undefined when there is none. */
   read(fake: Fake, zone: string, hostname: string, type: RecordType): { ip: string; ttl: number | null } | undefined;
   /**

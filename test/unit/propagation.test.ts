@@ -635,3 +635,38 @@ test("name servers at internal addresses are not asked for a provider without it
   expect(asked.sort()).toEqual([...internal].sort());
   expect(stateOf(domainId).state).toBe("served");
 });
+
+test("a set of addresses: served once each server answers every address and none removed; foreign ones may stand beside", async () => {
+  const SECOND = "203.0.113.8";
+  const FOREIGN = "198.51.100.9";
+  const providerId = memory.provider("p-set");
+  const domainId = memory.domain(providerId, "set.example.com");
+  memory.store.domains.update(domainId, { lastKnownIp: NEW, addresses: [NEW, SECOND], lastUpdateStatus: "SUCCESS" });
+  const before = memory.store.domains.find(domainId)!;
+  servers.set(NS1.host, [SECOND, FOREIGN, NEW]);
+  servers.set(NS2.host, [NEW]);
+  tracker.recorded({
+    before,
+    outcome: {
+      ...outcome(domainId, "set.example.com", "updated", null),
+      addresses: [NEW, SECOND],
+      removed: [OLD],
+    },
+    trigger: "schedule",
+  });
+  await runFor(0);
+  // ns2 lacks the second address.
+  expect(stateOf(domainId).state).toBe("pending");
+  expect(stateOf(domainId).servers.map((server) => server.ok)).toEqual([true, false]);
+  // ns2 still answers the address the write removed.
+  servers.set(NS2.host, [NEW, SECOND, OLD]);
+  await runFor(FIRST_DELAY_MS);
+  expect(stateOf(domainId).state).toBe("pending");
+  servers.set(NS2.host, [SECOND, NEW]);
+  await runFor(4_000);
+  expect(stateOf(domainId).state).toBe("served");
+  expect(stateOf(domainId).servers.map((server) => server.answer)).toEqual([
+    [SECOND, FOREIGN, NEW],
+    [SECOND, NEW],
+  ]);
+});

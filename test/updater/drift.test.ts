@@ -155,3 +155,35 @@ test("DDNS_VERIFY_EVERY=0: a record no name server answers for is never read", a
   expect(cf.requests).toEqual([]);
   expect(cf.record("home.example.com", "A")?.content).toBe(NEXT_IPV4);
 });
+
+test("a set changed outside ddnsd: the repair puts ddnsd's address back and never removes the one someone else put there", async () => {
+  const { t, cf } = rig();
+  const [WAN1, WAN2, FOREIGN] = ["81.2.69.160", "81.2.69.161", "93.184.216.99"];
+  cf.addZone("example.com");
+  cf.addRecord("example.com", { type: "A", name: "rr", content: OLD_IPV4 });
+  const provider = await addProvider(t, "cloudflare");
+  const domain = await addDomain(t, provider.id, "rr.example.com", {
+    address_source: [`fixed:${WAN1}`, `fixed:${WAN2}`],
+  });
+  expect((await forceUpdate(t, domain.id)).status).toBe(200);
+  const held = () =>
+    [...cf.records.values()]
+      .filter((record) => record.name === "rr.example.com" && record.type === "A")
+      .map((record) => record.content)
+      .sort();
+  expect(held()).toEqual([WAN1, WAN2]);
+  // Someone edits the record of WAN2 in the dashboard to an address of their own.
+  const edited = [...cf.records.values()].find((record) => record.content === WAN2)!;
+  edited.content = FOREIGN;
+  const started = performance.now();
+  for (;;) {
+    await check(domain.id);
+    if ((await historyOf(t, domain.id)).some((row) => row.trigger === "repair")) break;
+    if (performance.now() - started > 30_000) throw new Error("no repair within 30 s");
+    await Bun.sleep(100);
+  }
+  expect(held()).toEqual([WAN1, WAN2, FOREIGN].sort());
+  const [row] = await historyOf(t, domain.id);
+  expect(row).toMatchObject({ trigger: "repair", status: "SUCCESS", addresses: [WAN1, WAN2] });
+  expect(row.message).toContain(`left alone: ${FOREIGN}`);
+});

@@ -9,6 +9,7 @@
 import { Html } from "@elysiajs/html";
 import { controlAttrs, Field, type FormErrors, NO_ERRORS, Options } from "../components";
 import { relative } from "../format";
+import { AddressListFields, type AddressListValues } from "./address-list";
 
 /** What the choices show: the system's source per family, each source's newest answer, the interfaces, the last push. */
 export interface AddressSourceChoices {
@@ -26,7 +27,7 @@ export interface AddressSourceChoices {
 }
 
 /** The form's two fields: the choice (`fixed` for a fixed address) and the fixed address. */
-export interface AddressSourceValues {
+export interface AddressSourceValues extends AddressListValues {
   address_source: string;
   fixed_address: string;
 }
@@ -247,6 +248,7 @@ export function AddressSourceField({
           {...controlAttrs("fixed_address", errors, true)}
         />
       </Field>
+      <AddressListFields values={values} errors={errors} />
       <ul class="help" id="address-source-help">
         <li>
           <strong>The system's source</strong>: what About → Address sources sets for every domain; the usual choice.

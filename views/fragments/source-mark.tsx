@@ -3,9 +3,11 @@
 // when no push came for DDNS_PUSH_STALE_AFTER) or a fixed address.
 
 import { Html } from "@elysiajs/html";
+import type { SourceAnswer } from "../../src/ip/public-ip";
 import type { DomainView } from "../../src/modules/domains/service";
 import { isPushStale } from "../../src/updater/push-stale";
 import { Badge } from "../components";
+import { AddressList } from "./address-list";
 
 /** What the mark reads besides the domain: the system's sources in effect, and how long a push may wait. */
 export interface SourceMarkContext {
@@ -14,6 +16,8 @@ export interface SourceMarkContext {
   /** DDNS_PUSH_STALE_AFTER, seconds. */
   pushStaleAfterSeconds: number;
   now: number;
+  /** Each source's newest answer, by `<family> <source>`: a domain with a list of sources shows each. */
+  answers?: ReadonlyMap<string, Pick<SourceAnswer, "ip" | "error">>;
 }
 
 function words(source: string): string {
@@ -42,22 +46,39 @@ export function SourceMark({
   domain,
   context,
 }: {
-  domain: Pick<DomainView, "address_source" | "pushed_at" | "created_at" | "record_type">;
+  domain: Pick<DomainView, "address_source" | "pushed_at" | "created_at" | "record_type"> &
+    Partial<Pick<DomainView, "config" | "addresses">>;
   context: SourceMarkContext;
 }) {
   const system = domain.record_type === "AAAA" ? context.system.ipv6 : context.system.ipv4;
   const text =
     domain.address_source === null
       ? `from ${words(system)} (the system's source)`
-      : `from ${words(domain.address_source)}`;
+      : typeof domain.address_source === "string"
+        ? `from ${words(domain.address_source)}`
+        : `from ${domain.address_source.map(words).join(domain.config?.addresses === "first" ? ", else " : " and ")}`;
   return (
-    <div class="source-mark muted small" data-source={domain.address_source ?? "system"}>
+    <div class="source-mark muted small" data-source={String(domain.address_source ?? "system")}>
       <span safe>{text}</span>
       {pushIsStale(domain, context) ? (
         <>
           {" "}
           <Badge tone="warn">stale: {domain.pushed_at === null ? "never pushed" : "no recent push"}</Badge>
         </>
+      ) : (
+        ""
+      )}
+      {Array.isArray(domain.address_source) ? (
+        <AddressList
+          sources={domain.address_source.map((source) => {
+            const answer = context.answers?.get(`${domain.record_type === "AAAA" ? 6 : 4} ${source}`) ?? null;
+            return {
+              source,
+              answer,
+              published: answer?.ip != null && (domain.addresses ?? []).includes(answer.ip),
+            };
+          })}
+        />
       ) : (
         ""
       )}

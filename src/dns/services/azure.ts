@@ -187,8 +187,8 @@ export function createAzureApi(
       : { ok: true, value: set };
   }
 
-  const addresses = (type: RecordType, address: string) => ({
-    [FIELDS[type].key]: [{ [FIELDS[type].field]: address }],
+  const addresses = (type: RecordType, ...list: readonly string[]) => ({
+    [FIELDS[type].key]: list.map((address) => ({ [FIELDS[type].field]: address })),
   });
 
   return {
@@ -248,6 +248,24 @@ export function createAzureApi(
         ),
         type,
       );
+    },
+
+    // The set's records in one request: a PATCH of the set read (on its etag), or a PUT that creates it.
+    async writeAddressSet(zone, hostname, type, current, list, settings) {
+      const path = setPath(zone.id, type, relativeName(hostname, zone.name!, "@"));
+      if (current === null)
+        return written(
+          await call(
+            "PUT",
+            path,
+            { properties: { TTL: settings.ttl ?? NEW_SET_TTL, ...addresses(type, ...list) } },
+            { "If-None-Match": "*" },
+          ),
+          type,
+        );
+      const etag = isObject(current.raw) && typeof current.raw.etag === "string" ? current.raw.etag : undefined;
+      const properties = { ...addresses(type, ...list), ...(settings.ttl === undefined ? {} : { TTL: settings.ttl }) };
+      return written(await call("PATCH", path, { properties }, etag === undefined ? {} : { "If-Match": etag }), type);
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
@@ -331,6 +349,7 @@ export const azure = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(1, 2147483647, 3600),
   canVerify: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://management.azure.com",
   // ARM allows 12,000 reads and 1,200 writes an hour per principal and subscription; ddnsd stays under both.
   rateLimits: [

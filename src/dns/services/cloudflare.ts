@@ -9,7 +9,7 @@ import type { Step } from "../provider";
 import { type DesiredSettings, type RecordSet, recordSetOf, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
 import { CHALLENGE_TTL, quotedTxt, txtRecords, unquotedTxt } from "../txt";
-import { candidateZones, failedCheck } from "../zones";
+import { candidateZones, failedCheck, sameAddress } from "../zones";
 
 const SERVICE = "Cloudflare";
 /** Codes meaning the token itself is refused (an invalid, expired or revoked token). */
@@ -47,7 +47,7 @@ export function createCloudflareApi(
   const recordsPath = (zoneId: string) => `/zones/${encodeURIComponent(zoneId)}/dns_records`;
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    return recordSetOf(records, "content");
+    return { ...recordSetOf(records, "content"), members: records };
   }
 
   /** Only what the config decides is sent besides the address, so comment, tags and the rest stay. */
@@ -178,6 +178,46 @@ export function createCloudflareApi(
       return written(created);
     },
 
+    // One record per address: a record whose address stays is kept (patched only when the config
+    // asks for another TTL or proxying), one whose address goes is reused for a new address (its
+    // comment and tags stay) or deleted, and a new address left over gets a record of its own with
+    // the set's TTL and proxying.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const records = current?.members ?? [];
+      const first = asObject(records[0]);
+      const kept: Record<string, unknown>[] = [];
+      const spare = records.filter(
+        (record) => !addresses.some((address) => sameAddress(String(record.content), address)),
+      );
+      for (const address of addresses) {
+        const holding = records.find((record) => sameAddress(String(record.content), address));
+        const path = (record: Record<string, unknown>) =>
+          `${recordsPath(zone.id)}/${encodeURIComponent(String(record.id))}`;
+        if (holding !== undefined && settingsHold(holding, settings) && ttlHolds(holding, settings)) {
+          kept.push(holding);
+          continue;
+        }
+        const reused = holding ?? spare.shift();
+        const answer =
+          reused === undefined
+            ? await call("POST", recordsPath(zone.id), {
+                type,
+                name: hostname,
+                content: address,
+                ttl: settings.ttl ?? (typeof first.ttl === "number" ? first.ttl : 1),
+                proxied: settings.proxied ?? first.proxied === true,
+              })
+            : await call("PATCH", path(reused), { type, name: hostname, content: address, ...changes(settings) });
+        if (!answer.ok || !isObject(answer.value) || typeof answer.value.id !== "string") return written(answer);
+        kept.push(answer.value);
+      }
+      for (const record of spare) {
+        const deleted = await call("DELETE", `${recordsPath(zone.id)}/${encodeURIComponent(String(record.id))}`);
+        if (!deleted.ok) return deleted;
+      }
+      return { ok: true, value: recordSet(kept) };
+    },
+
     describe(set) {
       const record = asObject(set.raw);
       const facts: string[] = [];
@@ -187,9 +227,19 @@ export function createCloudflareApi(
     },
 
     settingsHold(set, settings) {
-      return settings.proxied === undefined || !isObject(set.raw) || set.raw.proxied === settings.proxied;
+      return !isObject(set.raw) || settingsHold(set.raw, settings);
     },
   };
+}
+
+/** Whether one record has the proxying the config asks for (or the config asks for none). */
+function settingsHold(record: Record<string, unknown>, settings: DesiredSettings): boolean {
+  return settings.proxied === undefined || record.proxied === settings.proxied;
+}
+
+/** Whether one record has the TTL the config asks for (or the config asks for none). */
+function ttlHolds(record: Record<string, unknown>, settings: DesiredSettings): boolean {
+  return settings.ttl === undefined || record.ttl === settings.ttl;
 }
 
 /** A write's answer that is not a record: its failure, or a failure saying what was missing. */
@@ -250,6 +300,7 @@ export const cloudflare = defineService({
   // 1200 requests per 5 minutes per token; beyond it every call is refused for 5 minutes.
   rateLimits: [{ requests: 1200, perSeconds: 300 }],
   holdsTxt: true,
+  holdsAddressSets: true,
   createClient: (credentials, _options, context) => {
     const api = createCloudflareApi({ api_token: credentials.api_token ?? "" }, context);
     return zoneClient(api, api.txt);

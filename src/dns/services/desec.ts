@@ -17,8 +17,8 @@
 import { exchangeJson, unreadableAnswer } from "../../net/http";
 import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
 import { failed, failedAnswer } from "../answers";
-import type { RecordType, StepFailure } from "../provider";
-import { namedZone, type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
+import type { RecordType, Step, StepFailure } from "../provider";
+import { type DesiredSettings, namedZone, type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { quotedTxt, txtSet, unquotedTxt } from "../txt";
 import { failedCheck, noZoneMessage, relativeName, zoneHolds } from "../zones";
@@ -130,28 +130,47 @@ export function createDesecApi(credentials: { token: string }, context: ClientCo
       return read.status === 404 ? { ok: true, value: null } : read.failure;
     },
 
-    async updateRecordSet(zone, hostname, type, current, address, settings) {
-      // Only the records change; a PATCH keeps the TTL (and anything else) unless the config names it.
-      const patch = { records: [address], ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) };
-      const patched = await call("PATCH", rrsetPath(zone.id, hostname, type), patch);
+    updateRecordSet(zone, hostname, type, current, address, settings) {
+      return writeSet(zone.id, hostname, type, current, [address], settings);
+    },
+
+    createRecordSet(zone, hostname, type, address, settings) {
+      return writeSet(zone.id, hostname, type, null, [address], settings);
+    },
+
+    // An RRset holds every address at once: the same PATCH (or POST) with all of them.
+    writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      return writeSet(zone.id, hostname, type, current, addresses, settings);
+    },
+  };
+
+  /** The name's RRset made to hold `addresses`: a PATCH of the set read (keeping its TTL unless the config names one), or a POST. */
+  async function writeSet(
+    zoneId: string,
+    hostname: string,
+    type: RecordType,
+    current: RecordSet | null,
+    addresses: readonly string[],
+    settings: DesiredSettings,
+  ): Promise<Step<RecordSet>> {
+    if (current !== null) {
+      const patch = { records: [...addresses], ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) };
+      const patched = await call("PATCH", rrsetPath(zoneId, hostname, type), patch);
       if (!patched.ok) return patched.failure;
       return {
         ok: true,
         value: rrsetOf(current.id, isObject(patched.body) ? patched.body : { ...(current.raw as object), ...patch }),
       };
-    },
-
-    async createRecordSet(zone, hostname, type, address, settings) {
-      const ttl = settings.ttl ?? minimumTtls.get(zone.id) ?? DEFAULT_MINIMUM_TTL;
-      const rrset = { subname: relativeName(hostname, zone.id), type, ttl, records: [address] };
-      const created = await call("POST", `/domains/${zone.id}/rrsets/`, rrset);
-      if (!created.ok) return created.failure;
-      return {
-        ok: true,
-        value: rrsetOf(rrsetId(zone.id, hostname, type), isObject(created.body) ? created.body : rrset),
-      };
-    },
-  };
+    }
+    const ttl = settings.ttl ?? minimumTtls.get(zoneId) ?? DEFAULT_MINIMUM_TTL;
+    const rrset = { subname: relativeName(hostname, zoneId), type, ttl, records: [...addresses] };
+    const created = await call("POST", `/domains/${zoneId}/rrsets/`, rrset);
+    if (!created.ok) return created.failure;
+    return {
+      ok: true,
+      value: rrsetOf(rrsetId(zoneId, hostname, type), isObject(created.body) ? created.body : rrset),
+    };
+  }
 }
 
 export const desec = defineService({
@@ -173,6 +192,7 @@ export const desec = defineService({
     note: `the lower bound being the domain's minimum, normally ${DEFAULT_MINIMUM_TTL}`,
   }),
   canVerify: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://desec.io/api/v1",
   // deSEC enforces all its windows at once (docs/services/desec.md). Each RRset write is preceded by its read,
   // so at most half of any run of requests are writes, and counting every request of the account as if

@@ -135,6 +135,13 @@ export function createGandiApi(credentials: { token: string }, context: ClientCo
       const put = await call("PUT", setPath(zone.id, hostname, type), { rrset_values: [address], rrset_ttl: ttl });
       return put.ok ? { ok: true, value: recordSet(zone.id, hostname, type, [address], ttl) } : put;
     },
+
+    // The PUT that replaces the set takes every address at once, with the TTL read sent back.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const ttl = settings.ttl ?? current?.ttl ?? NEW_RECORD_TTL;
+      const put = await call("PUT", setPath(zone.id, hostname, type), { rrset_values: [...addresses], rrset_ttl: ttl });
+      return put.ok ? { ok: true, value: recordSet(zone.id, hostname, type, [...addresses], ttl) } : put;
+    },
   };
 }
 
@@ -175,6 +182,7 @@ export const gandi = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(300, 2592000, 300),
   canVerify: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://api.gandi.net/v5/livedns",
   // Gandi allows about 1000 requests a minute per address; ddnsd stays under it.
   rateLimits: [{ requests: 900, perSeconds: 60 }],

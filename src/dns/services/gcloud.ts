@@ -316,6 +316,23 @@ export function createGcloudApi(
     async createRecordSet(zone, hostname, type, address, settings) {
       return change(zone.id, [], { name: `${hostname}.`, type, ttl: settings.ttl ?? NEW_SET_TTL, rrdatas: [address] });
     },
+
+    // One change: the set as read deleted and the new one added (both or neither), or the set created.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      if (current === null)
+        return change(zone.id, [], {
+          name: `${hostname}.`,
+          type,
+          ttl: settings.ttl ?? NEW_SET_TTL,
+          rrdatas: [...addresses],
+        });
+      const read = current.raw as GoogleRrset;
+      return change(zone.id, [read], {
+        ...read,
+        rrdatas: [...addresses],
+        ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
+      });
+    },
   };
 }
 
@@ -386,6 +403,7 @@ export const gcloud = defineService({
   ttl: ttlRange(0, 2147483647, 300),
   canVerify: true,
   holdsTxt: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://dns.googleapis.com/dns/v1",
   // Cloud DNS counts API requests per minute per project (the quota the console shows); ddnsd stays far below.
   rateLimits: [
@@ -397,7 +415,13 @@ export const gcloud = defineService({
     if (!parsed.ok) {
       const problem = `${SERVICE}: the service account key ${parsed.problem}`;
       const refused = async () => failed(problem, { cause: "credentials", stopRetrying: true });
-      return { verify: async () => ({ ok: false, detail: problem }), writeRecord: refused, writeTxt: refused };
+      return {
+        verify: async () => ({ ok: false, detail: problem }),
+        writeRecord: refused,
+        writeTxt: refused,
+        // The same kind of client as one with a usable key: only its credentials are refused.
+        writesAddressSets: true,
+      };
     }
     const project =
       typeof options.project === "string" && options.project.trim() !== ""

@@ -81,11 +81,15 @@ export function createGodaddyApi(
     domain: string,
     hostname: string,
     type: string,
-    address: string,
+    addresses: readonly string[],
     ttl: number,
   ): Promise<Step<RecordSet>> {
-    const put = await call("PUT", setPath(domain, hostname, type), [{ data: address, ttl }]);
-    return put.ok ? { ok: true, value: recordSet(domain, hostname, type, [address], ttl) } : put;
+    const put = await call(
+      "PUT",
+      setPath(domain, hostname, type),
+      addresses.map((data) => ({ data, ttl })),
+    );
+    return put.ok ? { ok: true, value: recordSet(domain, hostname, type, [...addresses], ttl) } : put;
   }
 
   // One set per name and type, its data the text itself: a PUT writes it whole (TTL sent back),
@@ -161,11 +165,16 @@ export function createGodaddyApi(
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
       // The PUT replaces the set: its TTL is sent back, or GoDaddy would give the record its default.
-      return replaceSet(zone.id, hostname, type, address, settings.ttl ?? current.ttl ?? NEW_RECORD_TTL);
+      return replaceSet(zone.id, hostname, type, [address], settings.ttl ?? current.ttl ?? NEW_RECORD_TTL);
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
-      return replaceSet(zone.id, hostname, type, address, settings.ttl ?? NEW_RECORD_TTL);
+      return replaceSet(zone.id, hostname, type, [address], settings.ttl ?? NEW_RECORD_TTL);
+    },
+
+    // The same PUT takes every address of the set at once.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      return replaceSet(zone.id, hostname, type, addresses, settings.ttl ?? current?.ttl ?? NEW_RECORD_TTL);
     },
   };
 }
@@ -222,6 +231,7 @@ export const godaddy = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(600, 604800, 600),
   canVerify: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://api.godaddy.com/v1",
   // GoDaddy allows 60 requests a minute per endpoint; ddnsd stays under it for all of them together.
   rateLimits: [{ requests: 50, perSeconds: 60 }],

@@ -20,7 +20,7 @@
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, type JsonAnswer, jsonCalls, type ServiceError } from "../answers";
 import { paginate } from "../paging";
-import type { Step } from "../provider";
+import type { Step, StepFailure } from "../provider";
 import { type RecordSet, type TxtApi, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, readByValue, txtSet, unquotedTxt } from "../txt";
@@ -73,7 +73,7 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
     hostname: string,
     type: string,
     answer: Step<JsonAnswer>,
-    address: string,
+    addresses: readonly string[],
     ttl: number | undefined,
   ): Step<RecordSet> {
     if (!answer.ok) return answer;
@@ -82,7 +82,7 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
       ok: true,
       value: {
         ...recordSet(hostname, type, record),
-        values: [address],
+        values: [...addresses],
         ...(typeof record.ttl === "number" ? { ttl: record.ttl } : ttl === undefined ? {} : { ttl }),
       },
     };
@@ -114,6 +114,14 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
         : call("PUT", path, { zone: zone.id, domain: name, type: "TXT", answers, ttl: CHALLENGE_TTL });
     },
   });
+  /** A linked record serves another record's answers: refused for good, naming the one to update. */
+  function linkRefusal(hostname: string, type: string, record: Record<string, unknown>): StepFailure | undefined {
+    if (typeof record.link !== "string" || record.link === "") return undefined;
+    return failed(
+      `${SERVICE}: ${hostname} ${type} links to ${record.link}, whose answers it serves; ddnsd changes only a record with its own answer — update ${record.link} instead`,
+      { cause: "refused", stopRetrying: true },
+    );
+  }
 
   return {
     service: SERVICE,
@@ -137,15 +145,8 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
       const record = asObject(current.raw);
-      if (typeof record.link === "string" && record.link !== "") {
-        return failed(
-          `${SERVICE}: ${hostname} ${type} links to ${record.link}, whose answers it serves; ddnsd changes only a record with its own answer — update ${record.link} instead`,
-          {
-            cause: "refused",
-            stopRetrying: true,
-          },
-        );
-      }
+      const linked = linkRefusal(hostname, type, record);
+      if (linked) return linked;
       const [old] = objectsIn(record.answers);
       // The answer keeps its meta (notes, up/down, weights) and region; only its address changes.
       const answer = {
@@ -157,7 +158,7 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
         answers: [answer],
         ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
       });
-      return written(hostname, type, posted, address, settings.ttl ?? current.ttl);
+      return written(hostname, type, posted, [address], settings.ttl ?? current.ttl);
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
@@ -169,7 +170,32 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
         answers: [{ answer: [address] }],
         ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
       });
-      return written(hostname, type, put, address, settings.ttl);
+      return written(hostname, type, put, [address], settings.ttl);
+    },
+
+    // One answer per address: an address that stays keeps its answer (meta, region), a new one gets
+    // an answer of its own; a record made new is PUT, one that exists is POSTed whole.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const record = asObject(current?.raw);
+      const linked = linkRefusal(hostname, type, record);
+      if (linked) return linked;
+      const old = objectsIn(record.answers);
+      const answers = addresses.map(
+        (address) =>
+          old.find((answer) => Array.isArray(answer.answer) && answer.answer[0] === address) ?? { answer: [address] },
+      );
+      const ttl = settings.ttl === undefined ? {} : { ttl: settings.ttl };
+      const sent =
+        current === null
+          ? await call("PUT", recordPath(zone.id, hostname, type), {
+              zone: zone.id,
+              domain: hostname,
+              type,
+              answers,
+              ...ttl,
+            })
+          : await call("POST", recordPath(zone.id, hostname, type), { answers, ...ttl });
+      return written(hostname, type, sent, addresses, settings.ttl ?? current?.ttl);
     },
   };
 }
@@ -225,6 +251,7 @@ export const ns1 = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(1, 2147483647, "the zone's default TTL"),
   canVerify: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://api.nsone.net/v1",
   // NS1 counts tokens per route: a GET about 900 per 300 s, a POST or PUT about 300 per 300 s; ddnsd stays at 250.
   rateLimits: [{ requests: 250, perSeconds: 300 }],

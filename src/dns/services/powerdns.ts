@@ -117,7 +117,7 @@ function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): Zo
     zone: Zone,
     hostname: string,
     type: RecordType,
-    address: string,
+    addresses: readonly string[],
     ttl: number,
     comments: unknown[] | undefined,
   ): Promise<Step<RecordSet>> {
@@ -126,7 +126,7 @@ function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): Zo
       type,
       ttl,
       changetype: "REPLACE",
-      records: [{ content: address, disabled: false }],
+      records: addresses.map((content) => ({ content, disabled: false })),
       // Sent back as they were: a REPLACE that names no comments leaves them as they are only on some versions.
       ...(comments === undefined ? {} : { comments }),
     };
@@ -228,11 +228,17 @@ function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): Zo
 
     updateRecordSet(zone, hostname, type, current, address, settings) {
       const raw = current.raw as PdnsRrset | undefined;
-      return replace(zone, hostname, type, address, settings.ttl ?? current.ttl ?? DEFAULT_TTL, raw?.comments);
+      return replace(zone, hostname, type, [address], settings.ttl ?? current.ttl ?? DEFAULT_TTL, raw?.comments);
     },
 
     createRecordSet(zone, hostname, type, address, settings) {
-      return replace(zone, hostname, type, address, settings.ttl ?? DEFAULT_TTL, undefined);
+      return replace(zone, hostname, type, [address], settings.ttl ?? DEFAULT_TTL, undefined);
+    },
+
+    // One REPLACE of the RRset: every address at once, its comments sent back as they were.
+    writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const raw = current?.raw as PdnsRrset | undefined;
+      return replace(zone, hostname, type, addresses, settings.ttl ?? current?.ttl ?? DEFAULT_TTL, raw?.comments);
     },
 
     describe(set) {
@@ -278,6 +284,7 @@ export const powerdns = defineService({
   ttl: ttlRange(1, 2_147_483_647, DEFAULT_TTL),
   canVerify: true,
   holdsTxt: true,
+  holdsAddressSets: true,
   // The API's host also answers DNS, on port 53 unless the server says otherwise (local-port).
   nameServer: (options) => {
     try {

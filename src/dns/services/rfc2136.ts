@@ -243,7 +243,7 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi & { txt: TxtA
     hostname: string,
     type: RecordType,
     current: RecordSet | null,
-    address: string,
+    addresses: readonly string[],
     ttl: number,
   ): Promise<Step<RecordSet>> {
     const rrtype = TYPE[type];
@@ -253,7 +253,13 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi & { txt: TxtA
       [
         // RFC 2136 §2.5.2: class ANY, TTL 0, no data deletes the RRset; §2.5.1: class IN adds a record.
         { name: hostname, type: rrtype, class: CLASS.ANY, ttl: 0, data: new Uint8Array() },
-        { name: hostname, type: rrtype, class: CLASS.IN, ttl, data: addressData(address) },
+        ...addresses.map((address) => ({
+          name: hostname,
+          type: rrtype,
+          class: CLASS.IN,
+          ttl,
+          data: addressData(address),
+        })),
       ],
     );
     if (!answer.ok) return answer;
@@ -267,7 +273,7 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi & { txt: TxtA
       );
     }
     if (rcode !== RCODE.NOERROR) return updateFailure(rcode, zone, hostname, type);
-    return { ok: true, value: { id: hostname, values: [address], ttl } };
+    return { ok: true, value: { id: hostname, values: [...addresses], ttl } };
   }
 
   /**
@@ -425,13 +431,20 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi & { txt: TxtA
         hostname,
         type,
         current,
-        address,
+        [address],
         settings.ttl ?? current.ttl ?? DEFAULT_TTL,
       );
     },
 
     createRecordSet(zone, hostname, type, address, settings) {
-      return replace(zone.name ?? zone.id, hostname, type, null, address, settings.ttl ?? DEFAULT_TTL);
+      return replace(zone.name ?? zone.id, hostname, type, null, [address], settings.ttl ?? DEFAULT_TTL);
+    },
+
+    // The whole RRset in one UPDATE, on the prerequisite that it still holds what was read: the
+    // addresses that go and the ones that come change together, or nothing does.
+    writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const ttl = settings.ttl ?? current?.ttl ?? DEFAULT_TTL;
+      return replace(zone.name ?? zone.id, hostname, type, current, addresses, ttl);
     },
   };
 }
@@ -506,6 +519,7 @@ export const rfc2136 = defineService({
   nameServer: (options) => (typeof options.server === "string" ? options.server : null),
   // The server is the user's own: nothing to pace beyond one update per change.
   holdsTxt: true,
+  holdsAddressSets: true,
   createClient: (credentials, options, context) => {
     const api = createRfc2136Api(rfc2136Options(credentials, options, context.timeoutMs));
     return zoneClient(api, api.txt);

@@ -139,13 +139,13 @@ export function createRoute53Api(
   async function change(
     zoneId: string,
     action: "UPSERT" | "CREATE",
-    set: Written & { type: string; ttl: number; value: string },
+    set: Written & { type: string; ttl: number; values: readonly string[] },
   ): Promise<Step<RecordSet>> {
     const healthCheck = set.healthCheckId ? `<HealthCheckId>${escapeXml(set.healthCheckId)}</HealthCheckId>` : "";
     const changed = await call(
       "POST",
       `/hostedzone/${encodeURIComponent(zoneId)}/rrset`,
-      changeXml(action, set.name, set.type, set.ttl, [set.value], healthCheck),
+      changeXml(action, set.name, set.type, set.ttl, set.values, healthCheck),
     );
     if (!changed.ok) return changed;
     const changeId = textAt(changed.root, "ChangeInfo", "Id")?.replace(/^\/change\//, "") ?? "(no id)";
@@ -157,7 +157,7 @@ export function createRoute53Api(
     };
     return {
       ok: true,
-      value: { id: `${dnsName(set.name)}./${set.type}`, values: [set.value], ttl: set.ttl, raw: written },
+      value: { id: `${dnsName(set.name)}./${set.type}`, values: [...set.values], ttl: set.ttl, raw: written },
     };
   }
 
@@ -261,7 +261,7 @@ export function createRoute53Api(
         ...kept,
         type,
         ttl: settings.ttl ?? current.ttl ?? NEW_RECORD_TTL,
-        value: address,
+        values: [address],
       });
     },
 
@@ -271,7 +271,25 @@ export function createRoute53Api(
         name: `${hostname}.`,
         type,
         ttl: settings.ttl ?? NEW_RECORD_TTL,
-        value: address,
+        values: [address],
+      });
+    },
+
+    // The whole set in one change: UPSERT over the set read (its TTL and health check sent back), or
+    // CREATE, which fails rather than overwrite a set someone else created in the meantime.
+    writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      if (current === null)
+        return change(zone.id, "CREATE", {
+          name: `${hostname}.`,
+          type,
+          ttl: settings.ttl ?? NEW_RECORD_TTL,
+          values: addresses,
+        });
+      return change(zone.id, "UPSERT", {
+        ...(current.raw as Written),
+        type,
+        ttl: settings.ttl ?? current.ttl ?? NEW_RECORD_TTL,
+        values: addresses,
       });
     },
 
@@ -338,6 +356,7 @@ export const route53 = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(0, 2147483647, 300),
   canVerify: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://route53.amazonaws.com/2013-04-01",
   // Route 53 allows 5 API requests a second per account (an UPSERT counts twice); ddnsd stays under it.
   rateLimits: [{ requests: 4, perSeconds: 1 }],

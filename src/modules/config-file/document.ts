@@ -40,8 +40,8 @@ export interface DomainRef {
 export interface DomainEntry extends DomainRef {
   enabled: boolean;
   cron_schedule: string | null;
-  /** Where the record's address comes from; absent (or null) for the system's source. */
-  address_source?: string | null;
+  /** Where the record's address comes from (one source, or a list); absent (or null) for the system's source. */
+  address_source?: string | string[] | null;
   config: Record<string, unknown>;
 }
 
@@ -212,6 +212,15 @@ class Entry {
     return value;
   }
 
+  /** One source as a string, or a list of them; null when absent. */
+  sources(key: string): string | string[] | null {
+    const value = this.take(key);
+    if (value === undefined || value === null) return null;
+    if (typeof value === "string") return value;
+    if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value;
+    throw this.error([...this.path, key], "must be a source, a list of sources, or null");
+  }
+
   boolean(key: string, fallback: boolean): boolean {
     const value = this.take(key);
     if (value === undefined) return fallback;
@@ -319,7 +328,7 @@ function readFile(top: unknown, error: ErrorAt): ConfigFile {
       record_type: entry.string("record_type", "A"),
       enabled: entry.boolean("enabled", true),
       cron_schedule: entry.optionalString("cron_schedule"),
-      address_source: entry.optionalString("address_source"),
+      address_source: entry.sources("address_source"),
       config: entry.object("config") ?? {},
     };
     return domain;

@@ -11,6 +11,7 @@
 
 import { isDeepStrictEqual } from "node:util";
 import { DomainError, Invalid } from "../../errors";
+import { shownSources } from "../../ip/source";
 import type { LogFields, Logger } from "../../log";
 import { openCredentials, openSecretOptions } from "../../security/secrets";
 import type { Store } from "../../store";
@@ -102,7 +103,7 @@ export function exportConfig(ctx: ExportDeps, options: { includeSecrets?: boolea
       ...refOf.get(row.id)!,
       enabled: row.isEnabled,
       cron_schedule: row.cronSchedule,
-      ...(row.addressSource === null ? {} : { address_source: row.addressSource }),
+      ...(row.addressSource === null ? {} : { address_source: shownSources(row.addressSource) }),
       config: row.config,
     }))
     .sort(
@@ -431,10 +432,13 @@ function applyDomains(
   parsed.file.domains.forEach((entry, index) => {
     const path: FilePath = ["domains", index];
     const { providerId, key } = resolveRef(parsed, providerIds, entry, path);
+    const given = entry.address_source ?? null;
     const addressSource =
-      entry.address_source === undefined || entry.address_source === null || entry.address_source.trim() === ""
+      given === null || (typeof given === "string" && given.trim() === "")
         ? null
-        : entry.address_source.trim();
+        : typeof given === "string"
+          ? given.trim()
+          : given.map((source) => source.trim());
     const input = {
       provider_id: providerId,
       domain_name: entry.name,
@@ -464,7 +468,7 @@ function applyDomains(
     const differs = [
       row.isEnabled !== entry.enabled && "enabled",
       row.cronSchedule !== cron && "cron_schedule",
-      row.addressSource !== addressSource && "address_source",
+      !same(shownSources(row.addressSource), addressSource) && "address_source",
       !same(row.config, entry.config) && "config",
     ].filter((field): field is string => field !== false);
     if (differs.length === 0) return;

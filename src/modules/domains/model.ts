@@ -30,6 +30,14 @@ const DomainConfig = t.Object(
           "AAAA only: the host part of a LAN host's address, e.g. `::1234:5678:9abc:def0`; the record gets the detected prefix followed by it",
       }),
     ),
+    addresses: t.Optional(
+      t.String({
+        enum: ["all", "first"],
+        description:
+          "With a list of sources: `all` (the default) publishes every source's address in the record; `first` only the first source in order that has a usable address (failover)",
+        error: 'must be "all" or "first"',
+      }),
+    ),
     ipv6_prefix_length: t.Optional(
       t.Integer({
         description: "AAAA only: bits of the detected address kept as the prefix (default 64)",
@@ -39,6 +47,9 @@ const DomainConfig = t.Object(
   },
   { additionalProperties: true, description: "Provider options; unknown keys are kept as given" },
 );
+
+/** One source as written: `web`, `dns`, `interface:<name>`, `push`, `fixed:<address>`. */
+const SourceText = t.String({ examples: ["web", "interface:wan1"] });
 
 const fields = {
   provider_id: t.Integer({ minimum: 1, error: "must be a positive integer" }),
@@ -54,11 +65,15 @@ const fields = {
   ),
   is_enabled: t.Boolean({ error: "must be true or false" }),
   address_source: t.Nullable(
-    t.String({
-      description:
-        "Where this record's address comes from: null (the default) for the system's source of its family, `web` (the echo services), `dns` (resolvers asked over DNS), `interface:<name>`, `push` (only a router's /nic/update; the schedule never writes it) or `fixed:<address>`",
-      examples: ["interface:ppp0", "push", "fixed:81.2.69.160"],
-    }),
+    t.Union(
+      [SourceText, t.Array(SourceText, { minItems: 1, maxItems: 8, error: "must be a list of 1 to 8 sources" })],
+      {
+        description:
+          "Where this record's address comes from: null (the default) for the system's source of its family, `web` (the echo services), `dns` (resolvers asked over DNS), `interface:<name>`, `push` (only a router's /nic/update; the schedule never writes it) or `fixed:<address>`; or a list of sources (not `push`), each asked at every check, whose addresses `config.addresses` puts in the record",
+        examples: ["interface:ppp0", "push", "fixed:81.2.69.160", ["interface:wan1", "interface:wan2"]],
+        error: "must be a source, a list of sources, or null",
+      },
+    ),
   ),
 };
 
@@ -130,10 +145,18 @@ export const Domain = t.Object({
   config: t.Record(t.String(), t.Unknown()),
   cron_schedule: t.Nullable(t.String()),
   is_enabled: t.Boolean(),
-  address_source: t.Nullable(t.String({ description: "null: the system's source of the record's family" })),
+  address_source: t.Nullable(
+    t.Union([t.String(), t.Array(t.String())], {
+      description: "null: the system's source of the record's family; a list: several sources",
+    }),
+  ),
   pushed_ip: t.Nullable(t.String({ description: "The newest address a router pushed for this record" })),
   pushed_at: OptionalTimestamp,
-  last_known_ip: t.Nullable(t.String()),
+  last_known_ip: t.Nullable(t.String({ description: "The first of `addresses`" })),
+  addresses: t.Array(t.String(), {
+    description:
+      "Every address ddnsd last wrote to the record (one, or several with a list of sources in `all` mode); empty before the first write. Addresses someone else added beside them are not listed",
+  }),
   last_update_status: t.Nullable(Status, { description: "`SUCCESS`, `FAILED`, or null when never tried" }),
   last_checked_at: OptionalTimestamp,
   last_changed_at: OptionalTimestamp,
@@ -180,7 +203,8 @@ export const HistoryQuery = t.Object({
 export const HistoryRecord = t.Object({
   id: Int(),
   domain_id: Int(),
-  ip_address: t.Nullable(t.String()),
+  ip_address: t.Nullable(t.String({ description: "The first of `addresses`" })),
+  addresses: t.Array(t.String(), { description: "Every address the write meant the record to hold" }),
   previous_ip: t.Nullable(t.String()),
   status: Status,
   message: t.String(),

@@ -8,13 +8,23 @@ import type { ServiceRegistry } from "../../dns/registry";
 import { checkHostnameRule, checkRecordType as checkServiceRecordType, checkTtl } from "../../dns/rules";
 import type { ServiceDescription } from "../../dns/service";
 import { conflict, invalidField, notFound } from "../../errors";
-import { parseDomainSource, sourceText } from "../../ip/source";
+import {
+  ADDRESS_MODES,
+  addressMode,
+  MAX_DOMAIN_SOURCES,
+  parseDomainSource,
+  shownSources,
+  sourceText,
+  storedSources,
+  storeSources,
+} from "../../ip/source";
 import { ipv6SuffixProblem } from "../../ip/suffix";
 import { MAX_EXTERNAL_ID_CHARS } from "../../limits";
 import type { Logger } from "../../log";
 import type { Store } from "../../store";
 import type { ListPage } from "../../store/domains";
 import type { DomainRow, HistoryRow } from "../../store/rows";
+import { writtenAddresses } from "../../updater/address-set";
 import type { Propagation, PropagationTracker } from "../../updater/propagation";
 import { cronScheduleProblem, nextScheduledRun } from "../../updater/schedule";
 import { runForcedUpdate, type UpdateParts } from "../../updater/update";
@@ -116,6 +126,8 @@ function checkConfig(config: Record<string, unknown>, service: ServiceDescriptio
     if (value !== undefined && typeof value !== "boolean") throw invalidField(`config.${key}`, "must be true or false");
   }
   if (ttl !== undefined) checkTtl(service, ttl);
+  if (config.addresses !== undefined && !ADDRESS_MODES.includes(config.addresses as never))
+    throw invalidField("config.addresses", `must be ${ADDRESS_MODES.map((mode) => `"${mode}"`).join(" or ")}`);
   if (proxied !== undefined && service.proxy === undefined)
     throw invalidField("config.proxied", `cannot be set: ${service.label} has no proxy`);
   if (config.refresh_every !== undefined) checkRefreshEvery(config.refresh_every, service);
@@ -176,46 +188,90 @@ function checkForService(service: ServiceDescription, domainName: string, record
 }
 
 /**
- * A domain's `address_source` as stored: null (or empty) for the system's source, else a source in
- * its written form; a fixed address must be of the record's family and global unless
- * DDNS_ALLOW_PRIVATE_IPS. A 422 naming `address_source` otherwise. An interface is only checked
- * for a usable address of the family when `checkInterface` says so (see checkedAddressSource).
+ * A domain's `address_source` as stored: null (or empty) for the system's source, else one source
+ * in its written form, or several (a list) joined as the store keeps them; a fixed address must be
+ * of the record's family and global unless DDNS_ALLOW_PRIVATE_IPS. A 422 naming `address_source`
+ * otherwise. An interface is checked for a usable address of the family only where
+ * `checkInterface` says so for its written form (see checkedAddressSource).
  */
 export function checkAddressSource(
-  input: string | null,
+  input: string | readonly string[] | null,
   recordType: RecordType,
   settings: DomainDeps["settings"],
-  checkInterface = true,
+  checkInterface: (source: string) => boolean = () => true,
 ): string | null {
-  if (input === null || input.trim() === "") return null;
+  if (input === null) return null;
+  const one = (text: string) => checkOneSource(text, recordType, settings, checkInterface);
+  if (typeof input === "string") return input.trim() === "" ? null : one(input);
+  if (input.length === 0)
+    throw invalidField("address_source", "a list needs at least one source (null follows the system's source)");
+  if (input.length > MAX_DOMAIN_SOURCES)
+    throw invalidField("address_source", `a list holds at most ${MAX_DOMAIN_SOURCES} sources, got ${input.length}`);
+  const sources = input.map((item) => {
+    const text = typeof item === "string" && item.trim() !== "" ? one(item) : null;
+    if (text === null) throw invalidField("address_source", "each source of a list must be a non-empty string");
+    return text;
+  });
+  if (sources.length > 1 && sources.includes("push"))
+    throw invalidField(
+      "address_source",
+      "push cannot be in a list: a router's push names the one address the record holds; use push alone",
+    );
+  const twice = sources.find((source, i) => sources.indexOf(source) !== i);
+  if (twice !== undefined) throw invalidField("address_source", `${twice} is named twice`);
+  return storeSources(sources);
+}
+
+function checkOneSource(
+  input: string,
+  recordType: RecordType,
+  settings: DomainDeps["settings"],
+  checkInterface: (source: string) => boolean,
+): string {
   const source = parseDomainSource(input, settings.allowPrivateIps);
   if (typeof source === "string") throw invalidField("address_source", source);
   const family = recordType === "AAAA" ? 6 : 4;
   if (source.kind === "fixed" && source.ip.includes(":") !== (family === 6)) {
     throw invalidField("address_source", `an ${recordType} record needs an IPv${family} address, got ${source.ip}`);
   }
-  if (source.kind === "interface" && checkInterface)
+  if (source.kind === "interface" && checkInterface(sourceText(source)))
     refuseUnusableInterface({ settings }, family, source.name, "address_source");
   return sourceText(source);
 }
 
 /**
  * The `address_source` an edit stores. An interface is checked for a usable address only when the
- * domain is to use it anew (another source or another record type): an edit of something else
- * that sends the stored source back, as the form and a re-imported config file do, is not
+ * domain is to use it anew (a source it did not have, or another record type): an edit of something
+ * else that sends the stored sources back, as the form and a re-imported config file do, is not
  * refused while a PPPoE link is down for a moment; the update then says what the interface lacks.
  */
 function checkedAddressSource(
   ctx: DomainDeps,
   row: DomainRow,
-  input: string | null | undefined,
+  input: string | readonly string[] | null | undefined,
   recordType: RecordType,
 ): string | null {
   if (input === undefined && recordType === row.recordType) return row.addressSource;
-  const text = input === undefined ? row.addressSource : input;
-  // An interface source is stored as written (trimmed), so the text tells whether it is the stored one.
-  const anew = recordType !== row.recordType || (text?.trim() || null) !== row.addressSource;
-  return checkAddressSource(text, recordType, ctx.settings, anew);
+  const had = recordType === row.recordType ? new Set(storedSources(row.addressSource)) : new Set<string>();
+  const sources = input === undefined ? storedSources(row.addressSource) : input;
+  return checkAddressSource(sources, recordType, ctx.settings, (source) => !had.has(source));
+}
+
+/**
+ * A list of sources in `all` mode puts several addresses in one record: refused (422) at a service
+ * that holds one address per name, with why; `first` publishes one address and works everywhere.
+ */
+function checkAddressSet(service: ServiceDescription, addressSource: string | null, config: Record<string, unknown>) {
+  const sources = storedSources(addressSource);
+  if (sources === null || sources.length < 2 || addressMode(config) !== "all" || service.holdsAddressSets) return;
+  const why =
+    service.createsRecords === false
+      ? "its update protocol takes one address per name"
+      : "ddnsd writes one address per name there";
+  throw invalidField(
+    "address_source",
+    `${service.label} cannot publish several addresses for one name (${why}): set config.addresses to "first" for failover from one source to the next`,
+  );
 }
 
 function checkExternalId(input: string | null): string | null {
@@ -247,10 +303,11 @@ function toView(ctx: DomainReader, row: DomainRow, providerName: string): Domain
     config: row.config,
     cron_schedule: row.cronSchedule,
     is_enabled: row.isEnabled,
-    address_source: row.addressSource,
+    address_source: shownSources(row.addressSource),
     pushed_ip: row.pushedIp,
     pushed_at: iso(row.pushedAt),
     last_known_ip: row.lastKnownIp,
+    addresses: [...(writtenAddresses(row) ?? [])],
     last_update_status: row.lastUpdateStatus,
     last_checked_at: iso(row.lastCheckedAt),
     last_changed_at: iso(row.lastChangedAt),
@@ -321,6 +378,7 @@ export function createDomain(
   const config = checkConfig(input.config ?? {}, service);
   checkIpv6Suffix(config, recordType);
   const addressSource = checkAddressSource(input.address_source ?? null, recordType, ctx.settings);
+  checkAddressSet(service, addressSource, config);
   ensureUnique(ctx, input.provider_id, domainName, recordType);
   if (limit === "checked here") checkDomainLimit(ctx, ctx.store.domains.count() + 1);
   const now = Date.now();
@@ -361,6 +419,7 @@ export function updateDomain(ctx: DomainDeps, id: number, input: DomainInput): D
       : checkConfig(input.config, service);
   checkIpv6Suffix(config, recordType);
   const addressSource = checkedAddressSource(ctx, row, input.address_source, recordType);
+  checkAddressSet(service, addressSource, config);
   ensureUnique(ctx, providerId, domainName, recordType, id);
   const isEnabled = input.is_enabled ?? row.isEnabled;
   const now = Date.now();
@@ -392,6 +451,7 @@ export function updateDomain(ctx: DomainDeps, id: number, input: DomainInput): D
     // write it, and tells the provider client to verify a given record id before trusting it.
     Object.assign(changes, {
       lastKnownIp: null,
+      addresses: null,
       lastUpdateStatus: null,
       lastCheckedAt: null,
       lastChangedAt: null,
@@ -430,6 +490,7 @@ function historyToView(row: HistoryRow): HistoryView {
     id: row.id,
     domain_id: row.domainId,
     ip_address: row.ipAddress,
+    addresses: row.addresses ?? (row.ipAddress === null ? [] : [row.ipAddress]),
     previous_ip: row.previousIp,
     status: row.status,
     message: row.message,

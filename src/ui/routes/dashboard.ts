@@ -53,6 +53,7 @@ export function dashboardRoutes(ctx: DashboardDeps) {
         system: { ipv4: sourceText(effectiveSource(ctx, 4).source), ipv6: sourceText(effectiveSource(ctx, 6).source) },
         pushStaleAfterSeconds: ctx.settings.pushStaleAfterSeconds,
         now,
+        answers: ctx.publicIp.answers,
       },
     });
   });

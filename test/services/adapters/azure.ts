@@ -17,6 +17,9 @@ const azureZone: ZoneAccess<AzureFake> = {
     void fake.addRecordSet(zone, { name: relative(hostname, zone, "@"), type, addresses: [ip], ttl }),
   addSet: (fake, zone, hostname, type, ips, ttl) =>
     void fake.addRecordSet(zone, { name: relative(hostname, zone, "@"), type, addresses: [...ips], ttl }),
+  readAll: (fake, zone, hostname, type) => [
+    ...(fake.recordSet(zone, relative(hostname, zone, "@"), type)?.addresses ?? []),
+  ],
   read(fake, zone, hostname, type) {
     const set = fake.recordSet(zone, relative(hostname, zone, "@"), type);
     return set && set.addresses.length === 1 ? { ip: set.addresses[0]!, ttl: set.ttl } : undefined;

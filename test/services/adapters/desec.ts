@@ -9,6 +9,7 @@ const desecZone: ZoneAccess<DesecFake> = {
     void fake.addRRset(zone, { subname: relative(hostname, zone, ""), type, records: [ip], ttl }),
   addSet: (fake, zone, hostname, type, ips, ttl) =>
     void fake.addRRset(zone, { subname: relative(hostname, zone, ""), type, records: [...ips], ttl }),
+  readAll: (fake, zone, hostname, type) => [...(fake.rrset(zone, relative(hostname, zone, ""), type)?.records ?? [])],
   read(fake, zone, hostname, type) {
     const rrset = fake.rrset(zone, relative(hostname, zone, ""), type);
     return rrset && rrset.records.length === 1 ? { ip: rrset.records[0]!, ttl: rrset.ttl } : undefined;

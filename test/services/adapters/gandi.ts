@@ -9,6 +9,9 @@ const gandiZone: ZoneAccess<GandiFake> = {
     void fake.addRrset(zone, { name: relative(hostname, zone, "@"), type, values: [ip], ttl }),
   addSet: (fake, zone, hostname, type, ips, ttl) =>
     void fake.addRrset(zone, { name: relative(hostname, zone, "@"), type, values: [...ips], ttl }),
+  readAll: (fake, zone, hostname, type) => [
+    ...(fake.rrset(zone, relative(hostname, zone, "@"), type)?.rrset_values ?? []),
+  ],
   read(fake, zone, hostname, type) {
     const rrset = fake.rrset(zone, relative(hostname, zone, "@"), type);
     return rrset && rrset.rrset_values.length === 1 ? { ip: rrset.rrset_values[0]!, ttl: rrset.rrset_ttl } : undefined;

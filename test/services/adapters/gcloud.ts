@@ -17,6 +17,7 @@ const gcloudZone: ZoneAccess<GcloudFake> = {
     void fake.addRrset(zoneNameFor(zone), { name: `${hostname}.`, type, rrdatas: [ip], ttl }),
   addSet: (fake, zone, hostname, type, ips, ttl) =>
     void fake.addRrset(zoneNameFor(zone), { name: `${hostname}.`, type, rrdatas: [...ips], ttl }),
+  readAll: (fake, zone, hostname, type) => [...(fake.rrset(zoneNameFor(zone), `${hostname}.`, type)?.rrdatas ?? [])],
   read(fake, zone, hostname, type) {
     const rrset = fake.rrset(zoneNameFor(zone), `${hostname}.`, type);
     return rrset && rrset.rrdatas.length === 1 ? { ip: rrset.rrdatas[0]!, ttl: rrset.ttl } : undefined;

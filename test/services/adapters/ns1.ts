@@ -9,6 +9,8 @@ const ns1Zone: ZoneAccess<Ns1Fake> = {
     void fake.addRecord(zone, { domain: hostname, type, answers: [ip], ttl }),
   addSet: (fake, zone, hostname, type, ips, ttl) =>
     void fake.addRecord(zone, { domain: hostname, type, answers: [...ips], ttl }),
+  readAll: (fake, zone, hostname, type) =>
+    (fake.record(zone, hostname, type)?.answers ?? []).map((answer) => String(answer.answer[0])),
   read(fake, zone, hostname, type) {
     const record = fake.record(zone, hostname, type);
     const [only] = record?.answers ?? [];

@@ -18,6 +18,11 @@ const route53Zone: ZoneAccess<Route53Fake> = {
     const hosted = [...fake.zones.values()].find((z) => z.name.replace(/\.$/, "") === zone)!;
     fake.addSet(hosted.id, { name: hostname, type, ttl, values: [...ips] });
   },
+  readAll(fake, zone, hostname, type) {
+    const hosted = [...fake.zones.values()].find((z) => z.name.replace(/\.$/, "") === zone);
+    const set = hosted?.sets.find((s) => s.name.replace(/\.$/, "") === hostname && s.type === type && !s.setIdentifier);
+    return set ? [...set.values] : [];
+  },
   read(fake, zone, hostname, type) {
     const hosted = [...fake.zones.values()].find((z) => z.name.replace(/\.$/, "") === zone);
     const set = hosted?.sets.find((s) => s.name.replace(/\.$/, "") === hostname && s.type === type && !s.setIdentifier);

@@ -20,15 +20,20 @@ function sample(field: OptionField): unknown {
   return field.default ?? "example";
 }
 
-/** Whether the service's client writes blind: the one-shot policy's mark on every client it makes. */
-function writesBlind(service: ServiceDescription): boolean {
+/** The client a provider row of this service gets (built, never called). */
+function clientOf(service: ServiceDescription) {
   const credentials = Object.fromEntries(service.credentials.map((field) => [field.key, "c2VjcmV0"]));
   const options = optionsWithDefaults(
     service,
     Object.fromEntries(service.options.filter((field) => field.required).map((field) => [field.key, sample(field)])),
   );
   const context = { baseUrl: "http://127.0.0.1:9", fetch, timeoutMs: 1000, userAgent: "ddnsd-test" };
-  return service.createClient(credentials, options, context).writesBlind === true;
+  return service.createClient(credentials, options, context);
+}
+
+/** Whether the service's client writes blind: the one-shot policy's mark on every client it makes. */
+function writesBlind(service: ServiceDescription): boolean {
+  return clientOf(service).writesBlind === true;
 }
 
 function domainForm(service: ServiceDescription): string {
@@ -71,5 +76,17 @@ describe("keep-alive (config.refresh_every)", () => {
     expect(byDefault("https://updates.example.net")).toBeNull();
     const others = SERVICES.filter((service) => service.keepAlive !== undefined && service.type !== "dyndns2");
     for (const service of others) expect(service.keepAlive!.byDefault({})).toBeNull();
+  });
+});
+
+describe("services that hold several addresses for one name", () => {
+  test("the description says so exactly where the client writes address sets; never a one-shot service", () => {
+    for (const service of SERVICES) {
+      expect({ type: service.type, sets: clientOf(service).writesAddressSets === true }).toEqual({
+        type: service.type,
+        sets: service.holdsAddressSets === true,
+      });
+      if (writesBlind(service)) expect(service.holdsAddressSets).toBeUndefined();
+    }
   });
 });

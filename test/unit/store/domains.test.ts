@@ -156,7 +156,9 @@ describe("store: domains", () => {
     database.sqlite.run("UPDATE domains SET is_enabled = 0 WHERE id = ?", [disabled]);
     database.sqlite.run("UPDATE providers SET paused_until = 600 WHERE id = ?", [paused]);
     database.sqlite.run("UPDATE providers SET is_enabled = 0 WHERE id = ?", [off]);
-    expect(store.domains.due(500)).toEqual([{ id: soon, recordType: "AAAA", addressSource: null }]);
+    expect(store.domains.due(500)).toEqual([
+      { id: soon, recordType: "AAAA", addressSource: null, config: {}, pushedIp: null },
+    ]);
     expect(store.domains.due(1000).map((row) => row.id)).toEqual([soon, held, later]);
     expect(store.domains.due().map((row) => row.id)).toEqual([soon, held, later]);
   });
