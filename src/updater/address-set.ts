@@ -3,7 +3,7 @@
 // (`all`), or the first source's in order that has one (`first`: failover, and back to the first as
 // soon as it answers again, since every check starts from it).
 
-import type { Detection, IpFamily } from "../ip/detect";
+import type { Detection } from "../ip/detect";
 import {
   type AddressMode,
   addressMode,
@@ -13,6 +13,7 @@ import {
   storedSources,
 } from "../ip/source";
 import { addressForRecord } from "../ip/suffix";
+import type { IpFamily } from "../net/address";
 import type { DomainRow } from "../store/rows";
 
 /** One source of a list, read from its stored form; one that no longer reads is a fixed address that fails its check. */

@@ -32,12 +32,12 @@ const post = (provider: { id: number }, body: Record<string, unknown>) =>
 
 describe("a list of address sources", () => {
   test("is kept and shown as a list; addresses is empty until written; one source stays a string", async () => {
-    const created = await post(cloudflare, { address_source: ["interface:wan1", "fixed:81.2.69.160"] });
+    const created = await post(cloudflare, { address_source: ["web", "fixed:81.2.69.160"] });
     expect(created.status).toBe(200);
-    expect(created.body.address_source).toEqual(["interface:wan1", "fixed:81.2.69.160"]);
+    expect(created.body.address_source).toEqual(["web", "fixed:81.2.69.160"]);
     expect(created.body.addresses).toEqual([]);
     const got = await t.request("GET", `/api/v1/domains/${created.body.id}`);
-    expect(got.body.address_source).toEqual(["interface:wan1", "fixed:81.2.69.160"]);
+    expect(got.body.address_source).toEqual(["web", "fixed:81.2.69.160"]);
     // A list of one is that source.
     const one = await t.request("PUT", `/api/v1/domains/${created.body.id}`, { body: { address_source: ["web"] } });
     expect(one.body.address_source).toBe("web");
@@ -51,7 +51,7 @@ describe("a list of address sources", () => {
 
   const refusals: [string, unknown, Record<string, unknown>, RegExp][] = [
     ["a source that does not read", ["web", "ftp"], {}, /expected web, dns, interface:<name>/],
-    ["a source named twice", ["interface:wan1", "interface:wan1"], {}, /interface:wan1 is named twice/],
+    ["a source named twice", ["web", "web"], {}, /web is named twice/],
     ["the same fixed address written twice", ["fixed:81.2.69.160", "fixed:81.2.69.160"], {}, /named twice/],
     ["push in a list", ["push", "web"], {}, /push cannot be in a list/],
     ["an empty list", [], {}, /address_source/],
@@ -69,14 +69,14 @@ describe("a list of address sources", () => {
   test("a one-shot service refuses all with a 422 naming it and why; first works there", async () => {
     const refused = await post(duckdns, {
       domain_name: "home.duckdns.org",
-      address_source: ["interface:wan1", "interface:wan2"],
+      address_source: ["web", "dns"],
     });
     expect(refused.status).toBe(422);
     expect(refused.body.detail).toContain("DuckDNS cannot publish several addresses for one name");
     expect(refused.body.detail).toContain("its update protocol takes one address per name");
     const failover = await post(duckdns, {
       domain_name: "home.duckdns.org",
-      address_source: ["interface:wan1", "interface:wan2"],
+      address_source: ["web", "dns"],
       config: { addresses: "first" },
     });
     expect(failover.status).toBe(200);
@@ -96,11 +96,11 @@ describe("a list of address sources", () => {
   });
 
   test("the config file exports a list and imports it back unchanged", async () => {
-    await post(cloudflare, { address_source: ["interface:wan1", "interface:wan2"], config: { addresses: "first" } });
+    await post(cloudflare, { address_source: ["web", "dns"], config: { addresses: "first" } });
     const exported = await t.request("GET", "/api/v1/config/export");
     expect(exported.status).toBe(200);
     const file = exported.body as string;
-    expect(file).toMatch(/address_source:\n\s+- interface:wan1\n\s+- interface:wan2/);
+    expect(file).toMatch(/address_source:\n\s+- web\n\s+- dns/);
     const again = await t.request("POST", "/api/v1/config/import", {
       body: file,
       headers: { "content-type": "application/yaml" },
@@ -108,15 +108,12 @@ describe("a list of address sources", () => {
     expect(again.status).toBe(200);
     expect(JSON.stringify(again.body)).not.toContain("update domain");
     // The file's list is what an import applies.
-    const edited = file.replace(/- interface:wan2/, "- interface:wan3");
+    const edited = file.replace(/- dns/, "- fixed:81.2.69.170");
     const applied = await t.request("POST", "/api/v1/config/import", {
       body: edited,
       headers: { "content-type": "application/yaml" },
     });
     expect(JSON.stringify(applied.body)).toContain("address_source");
-    expect((await t.request("GET", "/api/v1/domains")).body[0].address_source).toEqual([
-      "interface:wan1",
-      "interface:wan3",
-    ]);
+    expect((await t.request("GET", "/api/v1/domains")).body[0].address_source).toEqual(["web", "fixed:81.2.69.170"]);
   });
 });
