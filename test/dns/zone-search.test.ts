@@ -54,7 +54,8 @@ const nsAsked = () => resolver.asked.filter((q) => q.type === TYPE.NS).map((q) =
 
 test("five records of one zone: each one's own NS question, the zone's asked once", async () => {
   const cache = new ZoneCache(() => clock);
-  const names = [1, 2, 3, 4, 5].map((i) => `host${i}.${ZONE}`);
+  const [first, ...others] = [1, 2, 3, 4, 5].map((i) => `host${i}.${ZONE}`);
+  const names = [first!, ...others];
   for (const name of names) {
     const found = await findZoneServers(resolvers(), name, search(cache));
     expect(found).toEqual({
@@ -63,7 +64,7 @@ test("five records of one zone: each one's own NS question, the zone's asked onc
       servers: [{ name: `ns1.${ZONE}`, server: { host: "192.0.2.53", port: 53 } }],
     });
   }
-  expect(nsAsked()).toEqual([names[0], ZONE, ...names.slice(1)]);
+  expect(nsAsked()).toEqual([first!, ZONE, ...others]);
   // Without the cache each search asks the zone again.
   resolver.reset();
   for (const name of names) await findZoneServers(resolvers(), name, { most: 8 });
