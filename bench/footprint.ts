@@ -22,6 +22,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
+import { TYPE } from "../src/dns/protocols/wire";
 import { ECHO_DEFAULT_IPV4 } from "../test/fakes/echo";
 import {
   binaryPath,
@@ -212,6 +213,12 @@ async function userPathRound(
     const bare = await startBare(bareBinary, bodiesFile);
     started.push({ label: BARE, pid: bare.pid, stop: bare.stop });
     await Bun.sleep(USER_PATH_SETTLE_MS);
+    if (zoneServer !== null) {
+      const records = zoneServer.asked.filter((question) => question.type === TYPE.A).length;
+      console.log(
+        `  round ${round + 1}: the zone's name server answered ${zoneServer.asked.length} questions (${records} for A records)`,
+      );
+    }
     return new Map(started.map((side) => [side.label, rollup(side.pid)]));
   } finally {
     for (const side of started) await side.stop();
