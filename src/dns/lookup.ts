@@ -220,12 +220,15 @@ export type ZoneServers =
     }
   | { ok: false; reason: string };
 
+/** A zone search that found the zone. */
+export type ZoneFound = Extract<ZoneServers, { ok: true }>;
+
 /** How far the search goes: at most `most` name servers, one per address, and the sockets it may use. */
 export interface ZoneSearch {
   most: number;
   sockets?: Slots;
   /** What the searches of one kind share (zone-cache.ts): what they found, held at most `holdMs`. */
-  shared?: { cache: ZoneCache; holdMs: number };
+  shared?: { cache: ZoneCache<ZoneFound>; holdMs: number };
 }
 
 /**

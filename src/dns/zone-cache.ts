@@ -6,14 +6,11 @@
 // their hold, and the owner clears the cache when nothing needs it any more: bounded by the zones
 // being watched, never more than MOST_ZONES.
 
-import type { ZoneServers } from "./lookup";
-
 /** The most zones held at once; past it the oldest goes. */
 const MOST_ZONES = 256;
 
-type Found = Extract<ZoneServers, { ok: true }>;
-
-export class ZoneCache {
+/** `Found`: a zone search's result (lookup.ts, ZoneServers found), named by its zone. */
+export class ZoneCache<Found extends { zone: string }> {
   private readonly zones = new Map<string, { found: Found; until: number }>();
   /** Why no resolver answered, until when (monotonic ms). */
   private down: { reason: string; until: number } | null = null;

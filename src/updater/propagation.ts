@@ -28,6 +28,7 @@ import {
   type NameServerTarget,
   type QueryAnswer,
   query,
+  type ZoneFound,
   type ZoneSearch,
   type ZoneServers,
 } from "../dns/lookup";
@@ -277,7 +278,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
   /** Every check's sockets, together. */
   private readonly sockets = new Slots(MOST_SOCKETS);
   /** The zones' name servers the watches found, shared for a step; cleared when nothing is watched. */
-  private readonly zones: ZoneCache;
+  private readonly zones: ZoneCache<ZoneFound>;
   /** Counts every change to what is known, so answers served again until a write also see these. */
   changes = 0;
   /** Called when an ask falls due sooner than the scheduler planned (a new watch, an ask finished). */

@@ -5,7 +5,7 @@
 // resolvers that do not answer are not asked again within the hold; after the hold all is asked again.
 
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
-import { findZoneServers } from "../../src/dns/lookup";
+import { findZoneServers, type ZoneFound } from "../../src/dns/lookup";
 import { addressData, encodeMessage, encodeName, type Message, RCODE, TYPE } from "../../src/dns/protocols/wire";
 import { ZoneCache } from "../../src/dns/zone-cache";
 import { startTestNameServer, type TestNameServer } from "../fakes/dns-server";
@@ -48,12 +48,12 @@ beforeEach(() => {
   unreadable = false;
 });
 
-const search = (cache: ZoneCache) => ({ most: 8, shared: { cache, holdMs: 15_000 } });
+const search = (cache: ZoneCache<ZoneFound>) => ({ most: 8, shared: { cache, holdMs: 15_000 } });
 const resolvers = () => [{ host: resolver.host, port: resolver.port }];
 const nsAsked = () => resolver.asked.filter((q) => q.type === TYPE.NS).map((q) => q.name);
 
 test("five records of one zone: each one's own NS question, the zone's asked once", async () => {
-  const cache = new ZoneCache(() => clock);
+  const cache = new ZoneCache<ZoneFound>(() => clock);
   const [first, ...others] = [1, 2, 3, 4, 5].map((i) => `host${i}.${ZONE}`);
   const names = [first!, ...others];
   for (const name of names) {
@@ -72,7 +72,7 @@ test("five records of one zone: each one's own NS question, the zone's asked onc
 });
 
 test("a name delegated as a zone of its own is found so, the zone above it held or not", async () => {
-  const cache = new ZoneCache(() => clock);
+  const cache = new ZoneCache<ZoneFound>(() => clock);
   await findZoneServers(resolvers(), `host1.${ZONE}`, search(cache));
   expect(await findZoneServers(resolvers(), DELEGATED, search(cache))).toEqual({
     ok: true,
@@ -82,7 +82,7 @@ test("a name delegated as a zone of its own is found so, the zone above it held 
 });
 
 test("resolvers that give no answer: asked once within the hold, the same words for each name; again after it", async () => {
-  const cache = new ZoneCache(() => clock);
+  const cache = new ZoneCache<ZoneFound>(() => clock);
   unreadable = true;
   const where = `${resolver.host}:${resolver.port}`;
   for (const name of [`host1.${ZONE}`, `host2.${ZONE}`])
