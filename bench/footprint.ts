@@ -13,6 +13,8 @@
 //   empty data dir, signed in, given 20 domains through the API, their admin pages opened once, then
 //   resident and anonymous memory (/proc/<pid>/smaps_rollup: Rss, Anonymous) read beside the bare
 //   server's, all at the same moment; several rounds, the order reversed every other one, medians.
+//   Twice: with resolvers that never answer (every live check asks again and again: the worst
+//   case) and with the zone's own name server on loopback answering every record (the usual case).
 //   BENCH_USER_PATH_ONLY=1 stops after it (a minute or two instead of six).
 // Targets: idle RSS ≤ floor + 16 MB; after the sign-in and load ≤ floor + 26 MB; idle ≤ 0.02 s CPU
 // and ≤ 5 wake-ups a minute; the API ≥ 0.8× the bare server's requests/s.
@@ -20,6 +22,8 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
+import { TYPE } from "../src/dns/protocols/wire";
+import { ECHO_DEFAULT_IPV4 } from "../test/fakes/echo";
 import {
   binaryPath,
   ensureBinary,
@@ -41,7 +45,7 @@ import {
   table,
   tempDir,
 } from "./lib/common";
-import { seedAppliance, startProviderWorld } from "./lib/fakes";
+import { seedAppliance, startProviderWorld, startZoneNameServer } from "./lib/fakes";
 import { type LoadResult, loadTool, runLoad } from "./lib/load";
 
 const STARTS = 5;
@@ -153,6 +157,15 @@ const USER_PATH_ROUNDS = Number(process.env.BENCH_USER_PATH_ROUNDS ?? 3);
  */
 const USER_PATH_SETTLE_MS = 25_000;
 
+/**
+ * The name servers of the user's path: `silent`, the resolvers a closed port (no record is ever
+ * found served, each is asked again at 2, 4, 8 s …: the worst case); `answering`, the zone's own
+ * name server on loopback answering every record (each write's check ends at its first ask).
+ */
+type NameServers = "silent" | "answering";
+/** Where the answering name server listens (port 53: NS records carry no port). */
+const ZONE_SERVER_HOST = "127.46.0.53";
+
 /** The admin pages a user opens once after adding domains (the session cookie holds the API's token). */
 const PAGES = ["/login", "/", "/domains", "/providers", "/about", "/update-keys", "/notifications", "/domains/new"];
 
@@ -166,16 +179,26 @@ async function userPathRound(
   bareBinary: string,
   bodiesFile: string,
   round: number,
+  nameServers: NameServers,
 ): Promise<Map<string, { rss: number; anon: number }>> {
   const started: { label: string; pid: number; stop(): Promise<void> }[] = [];
   const worlds: Awaited<ReturnType<typeof startProviderWorld>>[] = [];
+  const zoneServer =
+    nameServers === "answering" ? await startZoneNameServer(ZONE_SERVER_HOST, ECHO_DEFAULT_IPV4) : null;
+  const dns: Record<string, string> =
+    zoneServer === null ? {} : { DDNS_RESOLVERS: ZONE_SERVER_HOST, DDNS_ALLOW_PRIVATE_IPS: "true" };
   try {
     for (const { label, binary } of binaries) {
       const world = await startProviderWorld({ records: DOMAINS });
       worlds.push(world);
       const appliance = await startAppliance(
-        join(dir, `user-path-${round}-${started.length}`),
-        { DDNS_CLOUDFLARE_API_URL: world.cloudflareUrl, DDNS_IPV4_URLS: world.echoV4Url, DDNS_UPDATE_INTERVAL: "5m" },
+        join(dir, `user-path-${nameServers}-${round}-${started.length}`),
+        {
+          DDNS_CLOUDFLARE_API_URL: world.cloudflareUrl,
+          DDNS_IPV4_URLS: world.echoV4Url,
+          DDNS_UPDATE_INTERVAL: "5m",
+          ...dns,
+        },
         binary,
       );
       started.push({ label, pid: appliance.pid, stop: appliance.stop });
@@ -190,17 +213,24 @@ async function userPathRound(
     const bare = await startBare(bareBinary, bodiesFile);
     started.push({ label: BARE, pid: bare.pid, stop: bare.stop });
     await Bun.sleep(USER_PATH_SETTLE_MS);
+    if (zoneServer !== null) {
+      const records = zoneServer.asked.filter((question) => question.type === TYPE.A).length;
+      console.log(
+        `  round ${round + 1}: the zone's name server answered ${zoneServer.asked.length} questions (${records} for A records)`,
+      );
+    }
     return new Map(started.map((side) => [side.label, rollup(side.pid)]));
   } finally {
     for (const side of started) await side.stop();
     for (const world of worlds) await world.stop();
+    await zoneServer?.stop();
   }
 }
 
 const BARE = "bare Bun.serve";
 
 /** The user's path, USER_PATH_ROUNDS rounds (every other one in reverse order): each binary's median and rounds. */
-async function userPath(bareBinary: string, bodiesFile: string): Promise<string[][]> {
+async function userPath(bareBinary: string, bodiesFile: string, nameServers: NameServers): Promise<string[][]> {
   const binaries = [
     { label: "ddnsd", binary: binaryPath() },
     ...REFERENCES.map((revision) => ({
@@ -211,7 +241,13 @@ async function userPath(bareBinary: string, bodiesFile: string): Promise<string[
   const rounds: Map<string, { rss: number; anon: number }>[] = [];
   for (let round = 0; round < USER_PATH_ROUNDS; round++)
     rounds.push(
-      await userPathRound(round % 2 === 0 ? binaries : [...binaries].reverse(), bareBinary, bodiesFile, round),
+      await userPathRound(
+        round % 2 === 0 ? binaries : [...binaries].reverse(),
+        bareBinary,
+        bodiesFile,
+        round,
+        nameServers,
+      ),
     );
   const labels = [...binaries.map((b) => b.label), BARE];
   const of = (label: string, key: "rss" | "anon") => rounds.map((measured) => measured.get(label)![key]);
@@ -222,10 +258,11 @@ async function userPath(bareBinary: string, bodiesFile: string): Promise<string[
     if (label !== "ddnsd")
       recordFigure({
         bench: "footprint",
-        name: `user's path: Rss / Anonymous beside ${label} (median of ${USER_PATH_ROUNDS})`,
+        name: `user's path, name servers ${nameServers}: Rss / Anonymous beside ${label} (median of ${USER_PATH_ROUNDS})`,
         value: `${mb(ours.rss)} / ${mb(ours.anon)} (${mb(rss)} / ${mb(anon)})`,
       });
     return [
+      nameServers,
       label,
       `${mb(rss)} (${of(label, "rss").map(mb).join(", ")})`,
       `${mb(anon)} (${of(label, "anon").map(mb).join(", ")})`,
@@ -248,11 +285,14 @@ try {
   const bodiesFile = join(dir, "bodies.json");
   writeFileSync(bodiesFile, JSON.stringify({ "/healthz": JSON.stringify({ status: "ok" }) }));
 
-  const userPathRows = await userPath(bareBinary, bodiesFile);
+  const userPathRows = [
+    ...(await userPath(bareBinary, bodiesFile, "silent")),
+    ...(await userPath(bareBinary, bodiesFile, "answering")),
+  ];
   console.log(
-    `\nthe user's path (sign-in, ${DOMAINS} domains added through the API, ${PAGES.length} pages opened once), ${USER_PATH_SETTLE_MS / 1000} s later, all at once; median of ${USER_PATH_ROUNDS} rounds (each round):\n`,
+    `\nthe user's path (sign-in, ${DOMAINS} domains added through the API, ${PAGES.length} pages opened once), ${USER_PATH_SETTLE_MS / 1000} s later, all at once; median of ${USER_PATH_ROUNDS} rounds (each round); name servers silent (the resolvers a closed port) or answering (the zone's own on ${ZONE_SERVER_HOST}:53):\n`,
   );
-  console.log(table(["binary", "Rss", "Anonymous", "ddnsd ÷ it (Rss / Anonymous)"], userPathRows));
+  console.log(table(["name servers", "binary", "Rss", "Anonymous", "ddnsd ÷ it (Rss / Anonymous)"], userPathRows));
   if (process.env.BENCH_USER_PATH_ONLY === "1") {
     console.log(
       `\nthe machine's load average (1 min): ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`,

@@ -4,7 +4,9 @@
 
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { addressData, encodeName, TYPE } from "../../src/dns/protocols/wire";
 import { CLOUDFLARE_FAKE_TOKEN, type CloudflareFake, startCloudflareFake } from "../../test/fakes/cloudflare";
+import { answerWith, startTestNameServer, type TestNameServer } from "../../test/fakes/dns-server";
 import { type EchoFake, startEchoFake } from "../../test/fakes/echo";
 import { api } from "./common";
 
@@ -13,6 +15,35 @@ export const ZONE = "example.com";
 export const INITIAL_CONTENT = "192.0.2.1";
 
 export const hostname = (i: number) => `host${String(i).padStart(3, "0")}.${ZONE}`;
+
+/**
+ * The zone's name server as the usual appliance has it: one authoritative server on `host`, port 53
+ * (NS records carry no port), also the resolver (`DDNS_RESOLVERS`), answering every record of the
+ * zone with `ipv4`, so each write's live check ends at its first ask. Its NS set names itself (glue
+ * at `host`); a name below the zone has no NS of its own (the zone's SOA in the authority section).
+ */
+export async function startZoneNameServer(host: string, ipv4: string): Promise<TestNameServer> {
+  const soa = new Uint8Array([
+    ...encodeName(`ns1.${ZONE}`),
+    ...encodeName(`hostmaster.${ZONE}`),
+    ...new Uint8Array(20),
+  ]);
+  const authority = [{ name: ZONE, type: TYPE.SOA, class: 1, ttl: 300, data: soa }];
+  return startTestNameServer(
+    (request) => {
+      const { name, type } = request.questions[0]!;
+      if (type === TYPE.NS && name === ZONE)
+        return answerWith(request, {
+          answers: [{ name, type, class: 1, ttl: 300, data: encodeName(`ns1.${ZONE}`) }],
+          additionals: [{ name: `ns1.${ZONE}`, type: TYPE.A, class: 1, ttl: 300, data: addressData(host) }],
+        });
+      if (type === TYPE.A && name.endsWith(`.${ZONE}`))
+        return answerWith(request, { answers: [{ name, type, class: 1, ttl: 60, data: addressData(ipv4) }] });
+      return answerWith(request, { authorities: authority });
+    },
+    { host, port: 53 },
+  );
+}
 
 export interface ProviderWorld {
   cloudflare: CloudflareFake;

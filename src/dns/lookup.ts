@@ -27,6 +27,7 @@ import {
   TYPE,
   WireError,
 } from "./protocols/wire";
+import type { ZoneCache } from "./zone-cache";
 
 /** How long one question waits for its answer, per server. */
 export const QUERY_TIMEOUT_MS = 3_000;
@@ -171,22 +172,34 @@ export function parseResolvers(text: string): ServerAddress[] | string {
   return servers;
 }
 
-/** The first resolver's answer to a recursive question (NOERROR or NXDOMAIN), trying each in turn. */
+/**
+ * The first resolver's answer to a recursive question (NOERROR or NXDOMAIN), trying each in turn.
+ * Where none answered at all, the searches sharing `search.shared` do not ask them again for its hold.
+ */
 async function resolve(
   resolvers: readonly ServerAddress[],
   name: string,
   type: number,
-  sockets: Slots | undefined,
+  search: ZoneSearch,
 ): Promise<QueryAnswer> {
+  const down = search.shared?.cache.resolversDown();
+  if (down != null) return { ok: false, reason: down };
   let last: QueryAnswer = { ok: false, reason: "no resolver is configured (DDNS_RESOLVERS, /etc/resolv.conf)" };
+  let answered = false;
   for (const resolver of resolvers) {
-    const answer = await query(resolver, name, type, { recursion: true, sockets });
-    if (answer.ok && (answer.message.rcode === RCODE.NOERROR || answer.message.rcode === RCODE.NXDOMAIN)) return answer;
+    const answer = await query(resolver, name, type, { recursion: true, sockets: search.sockets });
+    answered ||= answer.ok;
+    if (answer.ok && (answer.message.rcode === RCODE.NOERROR || answer.message.rcode === RCODE.NXDOMAIN)) {
+      search.shared?.cache.resolversUp();
+      return answer;
+    }
     const where = `${resolver.host}${resolver.port === 53 ? "" : `:${resolver.port}`}`;
     last = answer.ok
       ? { ok: false, reason: `resolver ${where} answered ${rcodeName(answer.message.rcode)}` }
       : { ok: false, reason: `resolver ${where}: ${answer.reason}` };
   }
+  if (!answered && resolvers.length > 0 && !last.ok)
+    search.shared?.cache.keepResolversDown(last.reason, search.shared.holdMs);
   return last;
 }
 
@@ -207,10 +220,15 @@ export type ZoneServers =
     }
   | { ok: false; reason: string };
 
+/** A zone search that found the zone. */
+export type ZoneFound = Extract<ZoneServers, { ok: true }>;
+
 /** How far the search goes: at most `most` name servers, one per address, and the sockets it may use. */
 export interface ZoneSearch {
   most: number;
   sockets?: Slots;
+  /** What the searches of one kind share (zone-cache.ts): what they found, held at most `holdMs`. */
+  shared?: { cache: ZoneCache<ZoneFound>; holdMs: number };
 }
 
 /**
@@ -225,8 +243,14 @@ export async function findZoneServers(
   search: ZoneSearch,
 ): Promise<ZoneServers> {
   let name = hostname.toLowerCase().replace(/\.$/, "");
+  // The hostname's own NS question is always asked (it may be a zone of its own); a zone above it
+  // found moments ago by another search is taken as found.
+  let own = true;
   for (;;) {
-    const answer = await resolve(resolvers, name, TYPE.NS, search.sockets);
+    const held = own ? undefined : search.shared?.cache.zone(name);
+    if (held !== undefined) return held;
+    own = false;
+    const answer = await resolve(resolvers, name, TYPE.NS, search);
     if (!answer.ok) return { ok: false, reason: `the NS query for ${name} failed: ${answer.reason}` };
     const nsRecords = answer.message.answers.filter((record) => record.type === TYPE.NS && record.name === name);
     if (nsRecords.length > 0) {
@@ -234,7 +258,15 @@ export async function findZoneServers(
         ...new Set(nsRecords.map((record) => new Reader(answer.bytes, record.dataOffset ?? 0).name()).filter(Boolean)),
       ].sort();
       const servers = await serverAddresses(resolvers, answer.message, names, search);
-      return { ok: true, zone: name, servers, ...(names.length > servers.length ? { named: names.length } : {}) };
+      const found = {
+        ok: true as const,
+        zone: name,
+        servers,
+        ...(names.length > servers.length ? { named: names.length } : {}),
+      };
+      if (search.shared !== undefined)
+        search.shared.cache.keepZone(found, Math.min(...nsRecords.map((record) => record.ttl)), search.shared.holdMs);
+      return found;
     }
     const soa = answer.message.authorities.find((record) => record.type === TYPE.SOA);
     if (soa !== undefined && soa.name !== name && name.endsWith(`.${soa.name}`)) {
@@ -269,7 +301,7 @@ async function serverAddresses(
   };
   const lookedUp = async (name: string): Promise<string | undefined> => {
     for (const type of [TYPE.A, TYPE.AAAA]) {
-      const found = await resolve(resolvers, name, type, search.sockets);
+      const found = await resolve(resolvers, name, type, search);
       const address = found.ok ? addressesIn(found.message, name, type)[0] : undefined;
       if (address !== undefined) return address;
     }

@@ -28,12 +28,14 @@ import {
   type NameServerTarget,
   type QueryAnswer,
   query,
+  type ZoneFound,
   type ZoneSearch,
   type ZoneServers,
 } from "../dns/lookup";
 import { formatServer, parseServer, type ServerAddress } from "../dns/protocols/signed-dns";
 import { RCODE, rcodeName, soaData, TYPE } from "../dns/protocols/wire";
 import type { RecordType } from "../dns/provider";
+import { ZoneCache } from "../dns/zone-cache";
 import { sameAddress, sameAddresses } from "../dns/zones";
 import type { Logger } from "../log";
 import { isInternalAddress } from "../net/address";
@@ -295,6 +297,8 @@ export class PropagationTracker implements PropagationRounds, EventSink {
   private readonly lookups: Lookups;
   /** Every check's sockets, together. */
   private readonly sockets = new Slots(MOST_SOCKETS);
+  /** The zones' name servers the watches found, shared for a step; cleared when nothing is watched. */
+  private readonly zones: ZoneCache<ZoneFound>;
   /** Counts every change to what is known, so answers served again until a write also see these. */
   changes = 0;
   /** Called when an ask falls due sooner than the scheduler planned (a new watch, an ask finished). */
@@ -303,6 +307,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
   constructor(private readonly parts: PropagationParts) {
     this.clock = parts.clock ?? systemClock;
     this.lookups = parts.lookups ?? { findZoneServers, query };
+    this.zones = new ZoneCache(() => this.clock.monotonic());
   }
 
   detected(): void {}
@@ -436,7 +441,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     }
     // Found once per watch; looked for again at each ask while the resolvers did not answer.
     if (watch.targets === null || !watch.targets.found)
-      watch.targets = await this.targets(loaded.provider, watch.hostname);
+      watch.targets = await this.targets(loaded.provider, watch.hostname, watch.delayMs);
     const type = watch.recordType === "AAAA" ? TYPE.AAAA : TYPE.A;
     const proxied = this.parts.proxied(loaded.provider, domain);
     const ownServer = this.parts.nameServerOf(loaded.provider);
@@ -626,6 +631,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
 
   private drop(watch: Watch): void {
     if (this.watches.get(watch.domainId) === watch) this.watches.delete(watch.domainId);
+    if (this.watches.size === 0) this.zones.clear();
   }
 
   /** The write's history row ends with what the name servers came to. */
@@ -648,11 +654,19 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     });
   }
 
-  /** The zone's name servers and the service's own server, each address once, MOST_SERVERS at most. */
-  private async targets(provider: ProviderRow, hostname: string): Promise<Targets> {
+  /**
+   * The zone's name servers and the service's own server, each address once, MOST_SERVERS at most.
+   * What the search finds is shared with the other watches for this watch's step (`stepMs`, at most
+   * a beat): records of one zone, or resolvers that do not answer, cost one search a step.
+   */
+  private async targets(provider: ProviderRow, hostname: string, stepMs: number): Promise<Targets> {
     const resolvers = this.parts.settings.resolvers;
     const [zone, configured] = await Promise.all([
-      this.lookups.findZoneServers(resolvers, hostname, { most: MOST_SERVERS, sockets: this.sockets }),
+      this.lookups.findZoneServers(resolvers, hostname, {
+        most: MOST_SERVERS,
+        sockets: this.sockets,
+        shared: { cache: this.zones, holdMs: Math.min(stepMs, BEAT_MS) },
+      }),
       this.configuredServer(provider),
     ]);
     const sameAs = (a: ServerAddress | null, b: ServerAddress | null) =>

@@ -4,7 +4,7 @@
 // event after 10 minutes, once per streak. The real name servers are in test/propagation/.
 
 import { beforeEach, expect, test } from "bun:test";
-import type { QueryAnswer, ZoneServers } from "../../src/dns/lookup";
+import type { QueryAnswer, ZoneSearch, ZoneServers } from "../../src/dns/lookup";
 import type { ServerAddress } from "../../src/dns/protocols/signed-dns";
 import { addressData, encodeName, message, RCODE, TYPE } from "../../src/dns/protocols/wire";
 import { createLogger } from "../../src/log";
@@ -43,6 +43,8 @@ let repairs: RepairRequest[];
 let repairResult: RepairResult;
 let verifyEverySeconds: number;
 let soaAsked: number;
+/** Each zone search the tracker started, with what it shares. */
+let searches: ZoneSearch[];
 
 /** An SOA record's data, uncompressed, with this serial. */
 function soa(serial: number): Uint8Array {
@@ -90,6 +92,7 @@ beforeEach(() => {
   repairResult = "repaired";
   verifyEverySeconds = 0;
   soaAsked = 0;
+  searches = [];
   logLines = [];
   memory = memoryStore();
   tracker = new PropagationTracker({
@@ -111,7 +114,12 @@ beforeEach(() => {
     },
     clock,
     lookups: {
-      findZoneServers: async () => zone,
+      findZoneServers: async (_resolvers, _hostname, search) => {
+        searches.push(search);
+        // What the real search keeps for the other watches (not read back here), held a minute.
+        if (zone.ok) search.shared?.cache.keepZone(zone, 300, 60_000);
+        return zone;
+      },
       query: async (server, name, type, options) => {
         expect(options.recursion).toBe(false);
         if (type === TYPE.SOA) soaAsked++;
@@ -669,4 +677,21 @@ test("a set of addresses: served once each server answers every address and none
     [SECOND, FOREIGN, NEW],
     [SECOND, NEW],
   ]);
+});
+
+test("the watches' zone searches share one cache, held for the watch's step, emptied once nothing is watched", async () => {
+  servers.set(NS2.host, [OLD]); // pending: both records stay watched
+  const first = written("a.example.com");
+  const second = written("b.example.com");
+  await runFor(0);
+  expect(searches).toHaveLength(2);
+  const cache = searches[0]!.shared!.cache;
+  expect(searches[1]!.shared!.cache).toBe(cache);
+  expect(searches.map((search) => search.shared!.holdMs)).toEqual([FIRST_DELAY_MS, FIRST_DELAY_MS]);
+  expect(cache.zone("example.com")?.servers).toHaveLength(2);
+  // Served: both watches end, and with them what the cache held.
+  servers.set(NS2.host, [NEW]);
+  await runFor(FIRST_DELAY_MS);
+  expect([stateOf(first.domainId).state, stateOf(second.domainId).state]).toEqual(["served", "served"]);
+  expect(cache.zone("example.com")).toBeUndefined();
 });
