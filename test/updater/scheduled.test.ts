@@ -2,7 +2,7 @@
 // check writes, one detection per family per pass, croner schedules, and schedules that survive a
 // restart of the app on the same data dir.
 
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, setSystemTime, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -194,6 +194,23 @@ describe("scheduled passes", () => {
     }
     for (const domain of domains.filter((d) => d.record_type === "AAAA")) {
       expect(await historyOf(rig.t, domain.id)).toHaveLength(1);
+    }
+  });
+
+  test("makeDue makes a domain due even within the millisecond of its unchanged check (what the check held gives way)", async () => {
+    const { domains } = await eightDomains(rig);
+    await rig.t.ctx.scheduler.runPass();
+    // The clock stands still: the unchanged check and the next due time fall in one millisecond, as
+    // they do when a check that sends nothing takes less than one.
+    setSystemTime(new Date(Date.now()));
+    try {
+      expect((await duePass(rig.t)).map((o) => o.result)).toEqual(Array(8).fill("unchanged"));
+      rig.echo.ipv4 = NEXT_IPV4;
+      const outcomes = await duePass(rig.t);
+      expect(outcomes).toHaveLength(domains.length);
+      expect(outcomes.filter((o) => o.result === "updated").map((o) => o.recordType)).toEqual(Array(4).fill("A"));
+    } finally {
+      setSystemTime();
     }
   });
 
