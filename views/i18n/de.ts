@@ -273,7 +273,7 @@ export const de: Messages = {
   sourceMark: {
     web: "Echo-Diensten",
     dns: "DNS-Resolvern",
-    push: "Router-Meldung",
+    push: "Router-Meldungen",
     iface: (name: string) => `Schnittstelle ${name}`,
     fixed: "fester Adresse",
     fromSystem: (source: string) => `von ${source} (die Quelle des Systems)`,
