@@ -75,30 +75,38 @@ export function domainStatus(
   domain: Pick<DomainView, "is_enabled" | "last_update_status">,
   conditions: UpdateConditions = UPDATABLE,
 ): { key: DomainStatusKey; tone: Tone; label: string } {
-  if (!domain.is_enabled) return { key: "disabled", tone: "idle", label: "Disabled" };
-  if (!conditions.providerEnabled) return { key: "disabled", tone: "idle", label: "Provider disabled" };
-  if (domain.last_update_status === "FAILED") return { key: "failed", tone: "fail", label: "Failed" };
-  if (conditions.detectionFailure !== null) return { key: "unchecked", tone: "warn", label: "Not checked" };
-  if (domain.last_update_status === "SUCCESS") return { key: "ok", tone: "ok", label: "OK" };
-  return { key: "pending", tone: "info", label: "Pending" };
+  const words = msg().states;
+  if (!domain.is_enabled) return { key: "disabled", tone: "idle", label: words.disabled };
+  if (!conditions.providerEnabled) return { key: "disabled", tone: "idle", label: words.providerDisabled };
+  if (domain.last_update_status === "FAILED") return { key: "failed", tone: "fail", label: words.failed };
+  if (conditions.detectionFailure !== null) return { key: "unchecked", tone: "warn", label: words.notChecked };
+  if (domain.last_update_status === "SUCCESS") return { key: "ok", tone: "ok", label: words.ok };
+  return { key: "pending", tone: "info", label: words.pending };
 }
 
-export const DOMAIN_STATUS_FILTERS: { value: DomainStatusKey; label: string }[] = [
-  { value: "ok", label: "OK" },
-  { value: "failed", label: "Failed" },
-  { value: "unchecked", label: "Not checked (address not detected)" },
-  { value: "pending", label: "Pending (never updated)" },
-  { value: "disabled", label: "Disabled (or its provider)" },
-];
+/** The domain list's status filter, in this request's language. */
+export function domainStatusFilters(): { value: DomainStatusKey; label: string }[] {
+  const words = msg().states;
+  return [
+    { value: "ok", label: words.filterOk },
+    { value: "failed", label: words.filterFailed },
+    { value: "unchecked", label: words.filterUnchecked },
+    { value: "pending", label: words.filterPending },
+    { value: "disabled", label: words.filterDisabled },
+  ];
+}
 
 /** The orders the domain list offers; the dashboard always puts failing domains first. */
 export type DomainSort = "name" | "status" | "next";
 
-export const DOMAIN_SORTS: { value: DomainSort; label: string }[] = [
-  { value: "name", label: "Name" },
-  { value: "status", label: "Status (failing first)" },
-  { value: "next", label: "Next run" },
-];
+export const DOMAIN_SORTS: readonly DomainSort[] = ["name", "status", "next"];
+
+/** The domain list's orders with their names, in this request's language. */
+export function domainSortOptions(): { value: DomainSort; label: string }[] {
+  const words = msg().states;
+  const labels: Record<DomainSort, string> = { name: words.sortName, status: words.sortStatus, next: words.sortNext };
+  return DOMAIN_SORTS.map((value) => ({ value, label: labels[value] }));
+}
 
 /** What needs a person first: failures, then records not checked, never tried, fine, and switched off. */
 const STATUS_ORDER: Record<DomainStatusKey, number> = { failed: 0, unchecked: 1, pending: 2, ok: 3, disabled: 4 };
@@ -125,22 +133,31 @@ export function sortDomains<
  * service's own words follow), or the pace. Null for a cause not known (rows from before causes).
  */
 export function causeWords(cause: HistoryFailureCause | null | undefined, providerName: string): string | null {
+  const words = msg().states;
   switch (cause) {
     case "detection":
-      return "the public address could not be detected";
+      return words.causeDetection;
     case "disabled":
-      return "the domain or its provider is disabled";
+      return words.causeDisabled;
     case "unreachable":
-      return `could not reach ${providerName} (network, DNS, TLS or timeout)`;
+      return words.causeUnreachable(providerName);
     case "credentials":
-      return `${providerName} refused the credentials`;
+      return words.causeCredentials(providerName);
     case "refused":
-      return `${providerName} refused the request`;
+      return words.causeRefused(providerName);
     case "throttled":
-      return `${providerName} asked to slow down`;
+      return words.causeThrottled(providerName);
     default:
       return null;
   }
+}
+
+/**
+ * Marks words quoted as whatever said them wrote them (a detection's or a live check's cause, in
+ * English) on a page in another language; an English page needs no mark.
+ */
+export function quotedEnglish(): { lang?: "en" } {
+  return pageFacts().locale === "en" ? {} : { lang: "en" };
 }
 
 /** A failure's message in the service's own words: without the service's name it starts with, nor a final stop. */
@@ -159,17 +176,13 @@ const NOT_RETRIED = /\s*— not retried until the provider or domain is edited$/
  * address is no matter of the internet connection, nor a fixed address that cannot be used.
  */
 export function detectionAdvice(message: string): string {
-  const written = "nothing is written until the address is detected again.";
+  const words = msg().states;
   const iface = /\binterface:([^\s:]+)/.exec(message);
-  if (iface)
-    return `Check that interface ${iface[1]} is up and has its public address (a WAN that is down, or an interface renamed); ${written}`;
-  if (/\bfixed:/.test(message))
-    return "Correct the fixed address in the domain's settings; nothing is written until then.";
-  if (/\bdns:/.test(message))
-    return `Check that this machine reaches the DNS resolvers its address is asked from; ${written}`;
-  if (/echo services disagree/.test(message))
-    return `The echo services give different addresses (a VPN or a proxy on some routes?); ${written}`;
-  return `Check this machine's internet connection; ${written}`;
+  if (iface) return words.adviceInterface(iface[1]!);
+  if (/\bfixed:/.test(message)) return words.adviceFixed;
+  if (/\bdns:/.test(message)) return words.adviceDns;
+  if (/echo services disagree/.test(message)) return words.adviceEcho;
+  return words.adviceConnection;
 }
 
 /**
@@ -187,35 +200,25 @@ export function failureExplained(
   // here, so it is left out of the service's words (said once, not twice).
   const notRetried = NOT_RETRIED.test(message);
   const words = serviceWords(message.replace(NOT_RETRIED, ""), serviceLabel);
+  const says = msg().states;
   switch (cause) {
     case "unreachable":
-      return {
-        said: `could not reach ${providerName}: ${words}`,
-        next: "ddnsd tries again on its own; if this lasts, check this machine's connection and the service's address.",
-      };
+      return { said: says.saidUnreachable(providerName, words), next: says.nextUnreachable };
     case "credentials":
-      return {
-        said: `${providerName} refused the credentials: ${words}`,
-        next: "Correct them in the provider's settings, then Verify.",
-      };
+      return { said: says.saidCredentials(providerName, words), next: says.nextCredentials };
     case "refused":
       return {
-        said: `${providerName} refused the request: ${words}`,
-        next: notRetried
-          ? "It is not tried again until the domain or its provider is edited: check the name and zone against what the service holds."
-          : "Check the domain's name and zone against what the service holds, then Update now.",
+        said: says.saidRefused(providerName, words),
+        next: notRetried ? says.nextRefusedNotRetried : says.nextRefused,
       };
     case "throttled":
-      return {
-        said: `${providerName} asked to slow down: ${words}`,
-        next: "It is tried again after the pause the service asked for.",
-      };
+      return { said: says.saidThrottled(providerName, words), next: says.nextThrottled };
     case "detection":
-      return { said: `the public address could not be detected: ${words}`, next: detectionAdvice(message) };
+      return { said: says.saidDetection(words), next: detectionAdvice(message) };
     case "disabled":
       return { said: words, next: "" };
     default:
-      return { said: `${providerName} did not accept the update: ${words}`, next: "Its history has the details." };
+      return { said: says.saidOther(providerName, words), next: says.nextOther };
   }
 }
 
@@ -238,7 +241,7 @@ export function DomainStatus({
   const why = explained
     ? null
     : key === "unchecked"
-      ? "address not detected"
+      ? msg().states.notDetected
       : key === "failed"
         ? causeWords(conditions.lastFailureCause, domain.provider_name)
         : null;

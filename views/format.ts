@@ -76,10 +76,10 @@ export function every(seconds: number): string {
   ] as const) {
     if (seconds % size === 0) {
       const n = seconds / size;
-      return n === 1 ? `every ${unit}` : `every ${n} ${unit}s`;
+      return msg().time.every(n, unit);
     }
   }
-  return `every ${seconds} seconds`;
+  return msg().time.every(seconds, "second");
 }
 
 /** "12 ms", "1.4 s". */

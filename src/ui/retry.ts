@@ -2,7 +2,7 @@
 // credentials, a domain's own settings), those domains are tried again in the same request and the
 // notice says how it went, instead of leaving them red until their next run.
 
-import { plural } from "../../views/format";
+import { msg } from "../../views/i18n";
 import { Conflict, DetectionFailed, ProviderFailed, StorageFull } from "../errors";
 import { type DomainView, forceUpdate } from "../modules/domains/service";
 import type { UpdateParts } from "../updater/update";
@@ -46,9 +46,8 @@ export async function retryFailing(ctx: UpdateParts, domains: readonly DomainVie
 /** The notice's sentence for a retry ("" when nothing was retried). */
 export function retriedWords({ tried, failing }: Retried): string {
   if (tried === 0) return "";
+  const words = msg().retry;
   const first = failing[0];
-  if (first === undefined)
-    return ` ${plural(tried, "failing domain")} tried again: ${tried === 1 ? "it is" : "all are"} OK now.`;
-  const more = failing.length > 1 ? ` and ${failing.length - 1} more` : "";
-  return ` ${plural(tried, "failing domain")} tried again: ${tried - failing.length} OK, still failing: ${first.name}${more} (${first.detail}).`;
+  if (first === undefined) return ` ${words.allOk(tried)}`;
+  return ` ${words.someFailing(tried, tried - failing.length, first.name, failing.length - 1, first.detail)}`;
 }

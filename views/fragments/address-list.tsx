@@ -5,6 +5,7 @@
 import { Html } from "@elysiajs/html";
 import type { SourceAnswer } from "../../src/ip/public-ip";
 import { controlAttrs, Field, type FormErrors, Options } from "../components";
+import { msg } from "../i18n";
 
 /** The form's values for a list of sources: the further sources one a line, and `all` or `first`. */
 export interface AddressListValues {
@@ -14,40 +15,30 @@ export interface AddressListValues {
 
 /** The further sources and the mode, under the first source's choice. */
 export function AddressListFields({ values, errors }: { values: AddressListValues; errors: FormErrors }) {
+  const words = msg().addressList;
   return (
     <div class="address-list">
       <Field
         name="more_sources"
-        label="Further sources (one a line)"
+        label={words.moreSources}
         errors={errors}
-        help={
-          <>
-            For a name on several lines (two WANs): each further source on a line of its own, as{" "}
-            <code>interface:wan2</code>, <code>web</code>, <code>dns</code> or <code>fixed:203.0.113.7</code>. Empty:
-            the one source above.
-          </>
-        }
+        help={words.moreSourcesHelp(
+          "<code>interface:wan2</code>",
+          "<code>web</code>",
+          "<code>dns</code>",
+          "<code>fixed:203.0.113.7</code>",
+        )}
       >
         <textarea rows="2" spellcheck="false" class="mono" {...controlAttrs("more_sources", errors, true)} safe>
           {values.more_sources}
         </textarea>
       </Field>
-      <Field
-        name="addresses_mode"
-        label="With several sources"
-        errors={errors}
-        help={
-          <>
-            Every address: the record holds each source's address (round robin). Failover: only the first source in
-            order that has an address, and back to it as soon as it answers again.
-          </>
-        }
-      >
+      <Field name="addresses_mode" label={words.mode} errors={errors} help={words.modeHelp}>
         <select {...controlAttrs("addresses_mode", errors, true)}>
           <Options
             options={[
-              { value: "all", label: "Every address (round robin)" },
-              { value: "first", label: "Failover: the first that answers" },
+              { value: "all", label: words.modeAll },
+              { value: "first", label: words.modeFirst },
             ]}
             selected={values.addresses_mode || "all"}
           />
@@ -67,6 +58,7 @@ export interface ListedSource {
 
 /** Each address of a domain with several sources, beside the source that gave it, and each source that fails. */
 export function AddressList({ sources }: { sources: readonly ListedSource[] }) {
+  const words = msg().addressList;
   return (
     <ul class="address-list plain small">
       {sources.map((item) => (
@@ -75,19 +67,19 @@ export function AddressList({ sources }: { sources: readonly ListedSource[] }) {
             {item.answer?.ip ?? "—"}
           </span>{" "}
           <span class="muted" safe>
-            from {item.source}
+            {words.from(item.source)}
           </span>
           {item.answer?.error ? (
             <>
               {" "}
               <span class="warn" safe>
-                failing: {item.answer.error}
+                {words.failing(item.answer.error)}
               </span>
             </>
           ) : item.published ? (
             ""
           ) : (
-            <span class="muted"> (not published)</span>
+            <span class="muted"> {words.notPublished}</span>
           )}
         </li>
       ))}

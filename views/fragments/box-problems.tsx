@@ -8,8 +8,8 @@
 import { Html } from "@elysiajs/html";
 import type { DetectionFailure } from "../../src/ip/detect";
 import type { DomainView } from "../../src/modules/domains/service";
-import { detectionAdvice, TimeAgo, type UpdateConditions } from "../components";
-import { plural } from "../format";
+import { detectionAdvice, quotedEnglish, TimeAgo, type UpdateConditions } from "../components";
+import { msg } from "../i18n";
 
 export interface BoxProblem {
   /** The banner's element id, which the rows it covers link to. */
@@ -73,9 +73,10 @@ function detectionParts(error: string): { family: "IPv4" | "IPv6"; words: string
 
 function detectionTitle(error: string): string {
   const { family, words, iface } = detectionParts(error);
-  if (iface !== null) return `Interface ${iface} has no usable ${family} address`;
-  if (/^dns:/.test(words)) return `The ${family} address cannot be found through DNS`;
-  return `The public ${family} address cannot be detected`;
+  const titles = msg().boxProblems;
+  if (iface !== null) return titles.interfaceTitle(iface, family);
+  if (/^dns:/.test(words)) return titles.dnsTitle(family);
+  return titles.publicTitle(family);
 }
 
 /**
@@ -114,6 +115,7 @@ export function boxProblems(
   const problems: BoxProblem[] = [];
   const detection = new Map<number, BoxProblem>();
   const liveCheck = new Map<number, BoxProblem>();
+  const words = msg().boxProblems;
   for (const [error, group] of detectionGroups) {
     const problem: BoxProblem = {
       id: `box-detection-${problems.length}`,
@@ -127,18 +129,14 @@ export function boxProblems(
     problems.push(problem);
     for (const id of group.ids) detection.set(id, problem);
   }
-  for (const [words, group] of liveGroups) {
+  for (const [said, group] of liveGroups) {
     if (!group.resolvers && group.names.size < 2) continue;
     const problem: BoxProblem = {
       id: `box-live-check-${problems.length}`,
-      key: words,
-      title: group.resolvers
-        ? "The live check cannot find the name servers: this machine's DNS resolvers do not answer"
-        : "The live check cannot reach the name servers",
-      cause: words,
-      next: group.resolvers
-        ? "Check that the resolvers ddnsd asks (the DDNS_RESOLVERS setting, else /etc/resolv.conf) answer from this machine. Updates still go to the DNS services; only the check that each record is served waits."
-        : "Check that this machine may send DNS queries to the internet (UDP and TCP port 53: a firewall or the router may block them). Updates still go to the DNS services; only the check that each record is served waits.",
+      key: said,
+      title: group.resolvers ? words.resolversTitle : words.unreachableTitle,
+      cause: said,
+      next: group.resolvers ? words.resolversNext : words.unreachableNext,
       records: group.ids.length,
       since: null,
     };
@@ -151,24 +149,21 @@ export function boxProblems(
 /** The banner: each problem once, with its cause and its next step. Nothing when there is none. */
 export function BoxProblemsBanner({ box, now }: { box: BoxProblems; now: number }) {
   if (box.problems.length === 0) return "";
+  const words = msg().boxProblems;
   return (
-    <section class="box-problems" aria-label="Problems of this appliance">
+    <section class="box-problems" aria-label={words.label}>
       {box.problems.map((problem) => (
         <div class="notice notice-warn box-problem" id={problem.id} role="status">
           <p>
             <strong safe>{problem.title}</strong>
-            {problem.since !== null ? (
-              <>
-                {" "}
-                (since <TimeAgo at={problem.since} now={now} />)
-              </>
-            ) : (
-              ""
-            )}
-            {problem.records > 0 ? ` · ${plural(problem.records, "record")} affected` : ""}
+            {problem.since !== null ? <> {words.since(String(<TimeAgo at={problem.since} now={now} />))}</> : ""}
+            {problem.records > 0 ? ` · ${words.affected(problem.records)}` : ""}
           </p>
           <p class="small box-problem-cause">
-            Cause: <span safe>{problem.cause}</span>
+            {words.cause}{" "}
+            <span {...quotedEnglish()} safe>
+              {problem.cause}
+            </span>
           </p>
           <p class="box-problem-next" safe>
             {problem.next}
@@ -183,7 +178,7 @@ export function BoxProblemsBanner({ box, now }: { box: BoxProblems; now: number 
 export function SeeAbove({ problem, what }: { problem: BoxProblem; what: string }) {
   return (
     <p class="muted small status-why see-above">
-      {what}: <a href={`#${problem.id}`}>see above</a>
+      {what}: <a href={`#${problem.id}`}>{msg().boxProblems.seeAbove}</a>
     </p>
   );
 }

@@ -4,7 +4,8 @@
 
 import { Html } from "@elysiajs/html";
 import type { DailyIpChanges, HourlyUpdates } from "../../src/modules/metrics/service";
-import { clock, plural } from "../format";
+import { clock } from "../format";
+import { msg } from "../i18n";
 
 const WIDTH = 480;
 const HEIGHT = 150;
@@ -20,8 +21,6 @@ interface Bar {
   /** Axis label under the bar, or empty. */
   tick: string;
 }
-
-const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 
 /** The scale's top: the largest bar rounded up to a number that reads well (1, 2, 5, 10, 20 …). */
 function scaleTop(max: number): number {
@@ -107,24 +106,21 @@ function BarChart({ id, summary, bars }: { id: string; summary: string; bars: Ba
 export function UpdatesChart({ hours }: { hours: HourlyUpdates[] }) {
   const ok = hours.reduce((sum, h) => sum + h.success, 0);
   const failed = hours.reduce((sum, h) => sum + h.failed, 0);
+  const words = msg().charts;
   const bars: Bar[] = hours.map((hour, i) => ({
     parts: [
       ["bar-ok", hour.success],
       ["bar-fail", hour.failed],
     ],
-    label: `${clock(hour.start)}–${clock(hour.start + 3_600_000)}: ${hour.success} succeeded, ${hour.failed} failed`,
+    label: words.hourBar(clock(hour.start), clock(hour.start + 3_600_000), hour.success, hour.failed),
     tick: i % 6 === 0 ? clock(hour.start) : "",
   }));
   return (
     <figure class="chart-figure">
-      <BarChart
-        id="chart-updates"
-        summary={`Updates per hour over the last 24 hours: ${ok} succeeded, ${failed} failed`}
-        bars={bars}
-      />
+      <BarChart id="chart-updates" summary={words.updatesSummary(ok, failed)} bars={bars} />
       <figcaption class="chart-legend">
-        <span class="legend legend-ok">Succeeded</span>
-        <span class="legend legend-fail">Failed</span>
+        <span class="legend legend-ok">{words.succeeded}</span>
+        <span class="legend legend-fail">{words.failed}</span>
       </figcaption>
     </figure>
   );
@@ -133,15 +129,16 @@ export function UpdatesChart({ hours }: { hours: HourlyUpdates[] }) {
 /** IP changes per day over the last 7 days. */
 export function IpChangesChart({ days }: { days: DailyIpChanges[] }) {
   const total = days.reduce((sum, d) => sum + d.changes, 0);
+  const words = msg().charts;
   const bars: Bar[] = days.map((day) => {
-    const weekday = WEEKDAYS[new Date(day.start).getDay()]!;
-    return { parts: [["bar-info", day.changes]], label: `${weekday}: ${plural(day.changes, "change")}`, tick: weekday };
+    const weekday = words.weekday(new Date(day.start).getDay());
+    return { parts: [["bar-info", day.changes]], label: words.dayBar(weekday, day.changes), tick: weekday };
   });
   return (
     <figure class="chart-figure">
-      <BarChart id="chart-changes" summary={`IP changes per day over the last 7 days: ${total} in all`} bars={bars} />
+      <BarChart id="chart-changes" summary={words.changesSummary(total)} bars={bars} />
       <figcaption class="chart-legend">
-        <span class="legend legend-info">New addresses the records were moved to</span>
+        <span class="legend legend-info">{words.changesLegend}</span>
       </figcaption>
     </figure>
   );

@@ -22,6 +22,7 @@ import {
   type UpdateConditions,
 } from "../components";
 import { every, millis } from "../format";
+import { msg } from "../i18n";
 import { type BoxProblems, NO_BOX_PROBLEMS, SeeAbove } from "./box-problems";
 import { serviceLabel } from "./credential-field";
 import { PropagationMark } from "./propagation-mark";
@@ -119,16 +120,16 @@ export function recordName(domain: Pick<DomainView, "domain_name" | "record_type
  * own record ids and TTLs stay in the history's detail.
  */
 export function updateSentence(result: UpdateResult, providerName: string, serviceLabel?: string): string {
+  const words = msg().domainRow;
   if (result.ok) {
-    if (result.changed) return `Now points at ${result.ip}${result.previousIp ? ` (was ${result.previousIp})` : ""}.`;
-    return `Already pointed at ${result.ip}; nothing to change.`;
+    if (result.changed) return words.nowPointsAt(result.ip, result.previousIp);
+    return words.alreadyPointed(result.ip);
   }
   // The echo services' own answers are on the dashboard's address card, not in every row.
-  if (result.failure === "detection")
-    return `The public address could not be detected. ${detectionAdvice(result.detail)}`;
+  if (result.failure === "detection") return words.notDetected(detectionAdvice(result.detail));
   if (result.failure === "provider") {
     const { said, next } = failureExplained(result.cause, providerName, result.detail, serviceLabel);
-    return `${sentence(said, providerName)}. ${next}`.trim();
+    return words.saidNext(sentence(said, providerName), next);
   }
   return /[.!?]$/.test(result.detail) ? result.detail : `${result.detail}.`;
 }
@@ -138,7 +139,7 @@ export function ScheduleWords({ cron, intervalSeconds }: { cron: string | null; 
     return (
       <span class="muted">
         {every(intervalSeconds)}
-        <span class="schedule-default"> (default)</span>
+        <span class="schedule-default"> {msg().domainRow.byDefault}</span>
       </span>
     );
   return <code safe>{cron}</code>;
@@ -154,6 +155,7 @@ function UpdateButton({
   providerEnabled: boolean;
 }) {
   const updatable = domain.is_enabled && providerEnabled;
+  const words = msg().domainRow;
   return (
     <ActionForm url={`/domains/${domain.id}/update`} target={`#${domainRowId(domain.id)}`} fields={{ view }}>
       <button
@@ -161,16 +163,10 @@ function UpdateButton({
         id={`update-${domain.id}`}
         class="button button-small"
         disabled={!updatable}
-        aria-label={`Update now: ${recordName(domain)}`}
-        title={
-          updatable
-            ? "Detect the public IP and write it now"
-            : domain.is_enabled
-              ? "Enable its provider to update it"
-              : "Enable the domain to update it"
-        }
+        aria-label={words.updateNowName(recordName(domain))}
+        title={updatable ? words.updateTitle : domain.is_enabled ? words.enableProvider : words.enableDomain}
       >
-        Update now
+        {words.updateNow}
       </button>
     </ActionForm>
   );
@@ -191,6 +187,7 @@ function Result({
   fresh: boolean;
 }) {
   const repeated = !result.ok && result.count !== undefined && result.count > 1;
+  const words = msg().domainRow;
   return (
     <p
       class={["update-result", result.ok ? "update-result-ok" : "update-result-fail", !fresh && "update-result-past"]}
@@ -201,16 +198,9 @@ function Result({
       {repeated ? (
         <span class="muted small repeat-note">
           {" "}
-          The same {result.count} times in a row
-          {!result.ok && result.firstAt ? (
-            <>
-              {" "}
-              since <TimeAgo at={result.firstAt} now={now} />
-            </>
-          ) : (
-            ""
-          )}
-          .
+          {!result.ok && result.firstAt
+            ? words.repeatedSince(result.count!, String(<TimeAgo at={result.firstAt} now={now} />))
+            : words.repeated(result.count!)}
         </span>
       ) : (
         ""
@@ -218,7 +208,7 @@ function Result({
       {!result.ok && result.failure === "provider" && result.cause === "credentials" ? (
         <>
           {" "}
-          <a href={`/providers/${domain.provider_id}/edit`}>Edit the provider</a>
+          <a href={`/providers/${domain.provider_id}/edit`}>{words.editProvider}</a>
         </>
       ) : (
         ""
@@ -226,8 +216,8 @@ function Result({
       {!result.ok && result.failure === "provider" && result.cause === "refused" ? (
         <>
           {" "}
-          <a href={`/domains/${domain.id}/edit`} aria-label={`Edit the domain ${recordName(domain)}`}>
-            Edit the domain
+          <a href={`/domains/${domain.id}/edit`} aria-label={words.editDomainName(recordName(domain))}>
+            {words.editDomain}
           </a>
         </>
       ) : (
@@ -236,8 +226,8 @@ function Result({
       {!result.ok && (result.failure === "provider" || result.failure === "detection") ? (
         <>
           {" "}
-          <a href={`/domains/${domain.id}/history`} aria-label={`See the history of ${recordName(domain)}`}>
-            See the history
+          <a href={`/domains/${domain.id}/history`} aria-label={words.seeHistoryName(recordName(domain))}>
+            {words.seeHistory}
           </a>
         </>
       ) : (
@@ -259,14 +249,19 @@ export function NextRun({
   now: number;
   prefix?: string;
 }) {
-  if (!domain.is_enabled) return <span class="muted">not scheduled (disabled)</span>;
-  if (!conditions.providerEnabled) return <span class="muted">not scheduled (provider disabled)</span>;
+  const words = msg().domainRow;
+  if (!domain.is_enabled) return <span class="muted">{words.notScheduledDisabled}</span>;
+  if (!conditions.providerEnabled) return <span class="muted">{words.notScheduledProvider}</span>;
   // A push-only record is written when its router pushes, never on a schedule.
   if (domain.address_source === "push")
     return (
       <>
-        on push · last push{" "}
-        {domain.pushed_at === null ? <span class="muted">none yet</span> : <TimeAgo at={domain.pushed_at} now={now} />}
+        {words.onPush}{" "}
+        {domain.pushed_at === null ? (
+          <span class="muted">{words.noPushYet}</span>
+        ) : (
+          <TimeAgo at={domain.pushed_at} now={now} />
+        )}
       </>
     );
   return (
@@ -289,8 +284,10 @@ export function DomainRow({
   focusDelete = false,
   box = NO_BOX_PROBLEMS,
 }: DomainRowProps) {
+  const words = msg().domainRow;
+  const table = msg().domains;
   const name = (
-    <td data-label="Domain" class="cell-domain">
+    <td data-label={table.domain} class="cell-domain">
       <a href={`/domains/${domain.id}/history`} class="domain-link" safe>
         {domain.domain_name}
       </a>{" "}
@@ -305,7 +302,7 @@ export function DomainRow({
     </td>
   );
   const address = (
-    <td data-label="IP address" class="cell-ip">
+    <td data-label={table.ipAddress} class="cell-ip">
       <Ip ip={domain.last_known_ip} />
       {sources ? <SourceMark domain={domain} context={sources} /> : ""}
     </td>
@@ -319,15 +316,15 @@ export function DomainRow({
   const liveCheck = box.liveCheck.get(domain.id);
   const label = conditions.providerType === undefined ? undefined : serviceLabel(conditions.providerType);
   const status = (
-    <td data-label="Status" class="cell-status">
+    <td data-label={table.status} class="cell-status">
       <DomainStatus
         domain={domain}
         conditions={conditions}
         explained={(shown !== null && !shown.ok) || notDetected !== undefined}
       />
-      {notDetected ? <SeeAbove problem={notDetected} what="Address not detected" /> : ""}
+      {notDetected ? <SeeAbove problem={notDetected} what={words.addressNotDetected} /> : ""}
       {liveCheck ? (
-        <SeeAbove problem={liveCheck} what="Live check paused" />
+        <SeeAbove problem={liveCheck} what={words.liveCheckPaused} />
       ) : (
         <PropagationMark propagation={domain.propagation} />
       )}
@@ -341,10 +338,10 @@ export function DomainRow({
         {name}
         {address}
         {status}
-        <td data-label="Last change" class="cell-last">
+        <td data-label={msg().dashboard.lastChange} class="cell-last">
           <TimeAgo at={domain.last_changed_at} now={now} />
         </td>
-        <td data-label="Next run" class="cell-next">
+        <td data-label={msg().dashboard.nextRun} class="cell-next">
           <NextRun domain={domain} conditions={conditions} now={now} />
         </td>
         <td class="cell-actions">
@@ -358,22 +355,22 @@ export function DomainRow({
   return (
     <tr id={domainRowId(domain.id)} class={landed ? "row-landed" : undefined} data-landed={landed ? "" : undefined}>
       {name}
-      <td data-label="Provider" class="cell-provider" safe>
+      <td data-label={table.provider} class="cell-provider" safe>
         {domain.provider_name}
       </td>
       {address}
       {status}
-      <td data-label="Schedule" class="cell-schedule">
+      <td data-label={table.schedule} class="cell-schedule">
         <ScheduleWords cron={domain.cron_schedule} intervalSeconds={intervalSeconds} />
         <div class="muted small">
-          <NextRun domain={domain} conditions={conditions} now={now} prefix="next " />
+          <NextRun domain={domain} conditions={conditions} now={now} prefix={`${words.nextPrefix} `} />
         </div>
       </td>
-      <td data-label="Enabled" class="cell-enabled">
+      <td data-label={table.enabled} class="cell-enabled">
         <EnabledSwitch
           url={`/domains/${domain.id}/enabled`}
           enabled={domain.is_enabled}
-          label={`Updates for ${record}`}
+          label={words.updatesFor(record)}
           target={`#${domainRowId(domain.id)}`}
           id={`enabled-${domain.id}`}
         />
@@ -381,22 +378,26 @@ export function DomainRow({
       <td class="cell-actions">
         <div class="actions">
           <UpdateButton domain={domain} view={view} providerEnabled={conditions.providerEnabled} />
-          <a class="button button-small button-quiet" href={`/domains/${domain.id}/edit`} aria-label={`Edit ${record}`}>
-            Edit
+          <a
+            class="button button-small button-quiet"
+            href={`/domains/${domain.id}/edit`}
+            aria-label={msg().common.editName(record)}
+          >
+            {msg().common.edit}
           </a>
           <a
             class="button button-small button-quiet"
             href={`/domains/${domain.id}/history`}
-            aria-label={`History of ${record}`}
+            aria-label={msg().history.title(record)}
           >
-            History
+            {words.history}
           </a>
           <DeleteForm
             url={`/domains/${domain.id}/delete`}
             list={DOMAIN_LIST_ID}
             include={[DOMAIN_FILTERS_ID, DOMAIN_PAGE_FIELD_ID]}
-            question={`Delete ${record} and its history? The DNS record at the provider is left as it is.`}
-            label={`Delete ${record}`}
+            question={words.deleteQuestion(record)}
+            label={msg().common.deleteName(record)}
             id={`delete-${domain.id}`}
             autofocus={focusDelete}
           />

@@ -168,7 +168,9 @@ function Health({
           {own.map((problem, i) => (
             <>
               {i > 0 ? ", " : ""}
-              <a href={`/domains/${problem.id}/history`} safe>{`${problem.name} (${problem.recordType})`}</a>
+              <a href={`/domains/${problem.id}/history`} safe>
+                {msg().providers.failingRecord(problem.name, problem.recordType)}
+              </a>
             </>
           ))}
         </div>
@@ -209,21 +211,21 @@ export function FailingDomains({
   return (
     <section class="notice notice-warn failing-domains" aria-labelledby="failing-domains-title">
       <h2 id="failing-domains-title" class="notice-title">
-        {problems.length === 1
-          ? "1 domain is failing at this provider"
-          : `${problems.length} domains are failing at this provider`}
+        {msg().providers.failingHere(problems.length)}
       </h2>
       <ul>
         {problems.map((problem) => (
           <li>
-            <a href={`/domains/${problem.id}/history`} safe>{`${problem.name} (${problem.recordType})`}</a>
+            <a href={`/domains/${problem.id}/history`} safe>
+              {msg().providers.failingRecord(problem.name, problem.recordType)}
+            </a>
             <span
               safe
             >{`: ${failureExplained(problem.cause, provider.name, problem.message, serviceLabel(provider.type)).said}.`}</span>
           </li>
         ))}
       </ul>
-      <p class="small">Saving credentials the service accepts tries these domains again at once.</p>
+      <p class="small">{msg().providers.failingRetried}</p>
     </section>
   );
 }

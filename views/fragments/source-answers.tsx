@@ -5,14 +5,16 @@
 
 import { Html } from "@elysiajs/html";
 import type { SourceAnswer } from "../../src/ip/public-ip";
-import { Ip, TimeAgo } from "../components";
+import { Ip, quotedEnglish, TimeAgo } from "../components";
+import { msg } from "../i18n";
 
 export type ShownAnswer = SourceAnswer & { system: boolean };
 
 export function SourceAnswers({ answers, now }: { answers: ShownAnswer[]; now: number }) {
   if (answers.length === 0) return "";
+  const words = msg().sourceAnswers;
   return (
-    <ul class="source-answers small" aria-label="What each address source answered">
+    <ul class="source-answers small" aria-label={words.label}>
       {answers.map((answer) => (
         <li
           class={["source-answer", answer.error !== null && "source-answer-failing"]}
@@ -20,17 +22,15 @@ export function SourceAnswers({ answers, now }: { answers: ShownAnswer[]; now: n
         >
           <span class="muted">IPv{String(answer.family)} · </span>
           <code safe>{answer.source}</code>
-          {answer.system ? <span class="muted"> (the system's source)</span> : ""}
+          {answer.system ? <span class="muted"> {words.systemSource}</span> : ""}
           {": "}
           {answer.ip !== null ? (
             <>
               <Ip ip={answer.ip} />{" "}
-              <span class="muted">
-                since <TimeAgo at={answer.since} now={now} />
-              </span>
+              <span class="muted">{words.since(String(<TimeAgo at={answer.since} now={now} />))}</span>
               {answer.via !== null && answer.via !== answer.source ? (
                 <div class="muted" safe>
-                  asked: {answer.via}
+                  {words.asked(answer.via)}
                 </div>
               ) : (
                 ""
@@ -38,11 +38,11 @@ export function SourceAnswers({ answers, now }: { answers: ShownAnswer[]; now: n
             </>
           ) : (
             <>
-              <strong>failing</strong>{" "}
-              <span class="muted">
-                since <TimeAgo at={answer.since} now={now} />
-              </span>
-              <div safe>{answer.error}</div>
+              <strong>{words.failing}</strong>{" "}
+              <span class="muted">{words.since(String(<TimeAgo at={answer.since} now={now} />))}</span>
+              <div {...quotedEnglish()} safe>
+                {answer.error}
+              </div>
             </>
           )}
         </li>

@@ -7,6 +7,7 @@ import type { SourceAnswer } from "../../src/ip/public-ip";
 import type { DomainView } from "../../src/modules/domains/service";
 import { isPushStale } from "../../src/updater/push-stale";
 import { Badge } from "../components";
+import { msg } from "../i18n";
 import { AddressList } from "./address-list";
 
 /** What the mark reads besides the domain: the system's sources in effect, and how long a push may wait. */
@@ -21,11 +22,12 @@ export interface SourceMarkContext {
 }
 
 function words(source: string): string {
-  if (source === "web") return "echo services";
-  if (source === "dns") return "DNS resolvers";
-  if (source === "push") return "router push";
-  if (source.startsWith("interface:")) return `interface ${source.slice("interface:".length)}`;
-  if (source.startsWith("fixed:")) return "fixed address";
+  const names = msg().sourceMark;
+  if (source === "web") return names.web;
+  if (source === "dns") return names.dns;
+  if (source === "push") return names.push;
+  if (source.startsWith("interface:")) return names.iface(source.slice("interface:".length));
+  if (source.startsWith("fixed:")) return names.fixed;
   return source;
 }
 
@@ -51,19 +53,20 @@ export function SourceMark({
   context: SourceMarkContext;
 }) {
   const system = domain.record_type === "AAAA" ? context.system.ipv6 : context.system.ipv4;
+  const said = msg().sourceMark;
   const text =
     domain.address_source === null
-      ? `from ${words(system)} (the system's source)`
+      ? said.fromSystem(words(system))
       : typeof domain.address_source === "string"
-        ? `from ${words(domain.address_source)}`
-        : `from ${domain.address_source.map(words).join(domain.config?.addresses === "first" ? ", else " : " and ")}`;
+        ? said.from([words(domain.address_source)], false)
+        : said.from(domain.address_source.map(words), domain.config?.addresses === "first");
   return (
     <div class="source-mark muted small" data-source={String(domain.address_source ?? "system")}>
       <span safe>{text}</span>
       {pushIsStale(domain, context) ? (
         <>
           {" "}
-          <Badge tone="warn">stale: {domain.pushed_at === null ? "never pushed" : "no recent push"}</Badge>
+          <Badge tone="warn">{said.stale(domain.pushed_at === null ? said.neverPushed : said.noRecentPush)}</Badge>
         </>
       ) : (
         ""

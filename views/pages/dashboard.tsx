@@ -18,12 +18,12 @@ import {
   UPDATABLE,
   type UpdateConditions,
 } from "../components";
-import { plural } from "../format";
 import { type BoxProblem, BoxProblemsBanner, boxProblems } from "../fragments/box-problems";
 import { IpChangesChart, UpdatesChart } from "../fragments/charts";
 import { DomainRow } from "../fragments/domain-row";
 import { type ShownAnswer, SourceAnswers } from "../fragments/source-answers";
 import type { SourceMarkContext } from "../fragments/source-mark";
+import { msg } from "../i18n";
 import { Layout, PageHeader } from "../layout";
 
 /** Without JavaScript the dashboard reloads itself this often. */
@@ -89,20 +89,18 @@ function Address({
       {ip !== null ? (
         <span class="address-value">
           <Ip ip={ip} />
-          {failure ? <span class="muted small"> (last detected)</span> : ""}
+          {failure ? <span class="muted small"> {msg().dashboard.lastDetected}</span> : ""}
         </span>
       ) : (
         <span class="muted">
           {failure !== null && banner !== undefined ? (
-            <>
-              not found: <a href={`#${banner.id}`}>see above</a>
-            </>
+            msg().dashboard.notFoundSeeAbove((text) => `<a href="#${banner.id}">${text}</a>`)
           ) : failure !== null ? (
-            <span safe>not found: {failure.error}</span>
+            <span safe>{msg().dashboard.notFound(failure.error)}</span>
           ) : checked ? (
-            "none found (this network may not have one)"
+            msg().dashboard.noneFound
           ) : (
-            "detecting…"
+            msg().dashboard.detecting
           )}
         </span>
       )}
@@ -112,25 +110,20 @@ function Address({
 
 /** What to do first, in order, with the steps already done ticked. */
 function FirstSteps({ providers }: { providers: number }) {
+  const words = msg().dashboard;
   return (
     <section class="card first-steps" aria-labelledby="first-steps-title">
       <h2 id="first-steps-title" class="card-title">
-        First steps
+        {words.firstSteps}
       </h2>
       <ol class="steps">
         <li class={providers > 0 ? "step-done" : undefined}>
-          {providers > 0 ? (
-            <>Provider added ({plural(providers, "provider")}).</>
-          ) : (
-            <>
-              <a href="/providers/new">Add a provider</a>: the DNS service your domain is at, with an API token or key.
-            </>
-          )}
+          {providers > 0
+            ? words.providerAdded(providers)
+            : words.addProvider((text) => `<a href="/providers/new">${text}</a>`)}
         </li>
-        <li>
-          <a href="/domains/new">Add a domain</a>: the hostname to keep pointed at this network's public address.
-        </li>
-        <li>Watch it here: ddnsd updates it on its schedule, and you can press “Update now”.</li>
+        <li>{words.addDomain((text) => `<a href="/domains/new">${text}</a>`)}</li>
+        <li>{words.watch}</li>
       </ol>
     </section>
   );
@@ -158,26 +151,27 @@ function AtAGlance({
     else counts.waiting++;
   }
   const tone = counts.failed > 0 ? "fail" : counts.waiting > 0 ? "info" : "ok";
+  const words = msg().dashboard;
   const headline =
     counts.kept === 0
-      ? "No record is switched on"
+      ? words.noneOn
       : counts.ok === counts.kept
         ? counts.kept === 1
-          ? "The record is OK"
-          : `All ${counts.kept} records OK`
-        : `${counts.ok} of ${plural(counts.kept, "record")} OK`;
+          ? words.theOneOk
+          : words.allOk(counts.kept)
+        : words.someOk(counts.ok, counts.kept);
   return (
     <p class={["at-a-glance", `at-a-glance-${tone}`]} id="at-a-glance">
       <strong>{headline}</strong>
       {counts.failed > 0 ? (
         <>
           {" · "}
-          <a href="/domains?status=failed">{`${counts.failed} ${counts.failed === 1 ? "needs" : "need"} you`}</a>
+          <a href="/domains?status=failed">{words.needYou(counts.failed)}</a>
         </>
       ) : (
         ""
       )}
-      {counts.waiting > 0 ? ` · ${counts.waiting} waiting` : ""}
+      {counts.waiting > 0 ? ` · ${words.waiting(counts.waiting)}` : ""}
     </p>
   );
 }
@@ -216,11 +210,16 @@ function FoldedSummary({
   all: number;
   shown: number;
 }) {
-  const parts = [folded.ok > 0 ? `${folded.ok} OK` : "", folded.disabled > 0 ? `${folded.disabled} switched off` : ""];
+  const words = msg().dashboard;
+  const parts = [
+    folded.ok > 0 ? words.foldedOk(folded.ok) : "",
+    folded.disabled > 0 ? words.foldedOff(folded.disabled) : "",
+  ];
+  const head = shown === 0 ? words.noneNeeding(all) : words.moreDomains(folded.total);
   return (
     <p class="folded-summary">
-      {`${shown === 0 ? `${plural(all, "domain")}, none needing you` : plural(folded.total, "more domain")}: ${parts.filter(Boolean).join(", ")}. `}
-      <a href="/domains">See all {all} on the Domains page</a>
+      {words.folded(head, parts.filter(Boolean))}
+      <a href="/domains">{words.seeAll(all)}</a>
     </p>
   );
 }
@@ -247,17 +246,19 @@ export function DashboardPage(props: DashboardPageProps) {
     conditions,
     [shownV4Failure, v6Failure].filter((failure) => failure !== null),
   );
+  const words = msg().dashboard;
+  const table = msg().domains;
   const bannerOf = (failure: DetectionFailure | null) =>
     failure === null ? undefined : box.problems.find((problem) => problem.key === failure.error);
   return (
     <Layout
-      title="Dashboard"
+      title={msg().nav.dashboard}
       user={props.user}
       section="dashboard"
       flash={props.flash}
       refreshSeconds={NO_SCRIPT_REFRESH_SECONDS}
     >
-      <PageHeader title="Dashboard" />
+      <PageHeader title={msg().nav.dashboard} />
       {empty ? <FirstSteps providers={metrics.total_providers} /> : ""}
 
       <LiveRegion id="dashboard-live" url="/" now={now}>
@@ -265,7 +266,7 @@ export function DashboardPage(props: DashboardPageProps) {
         <BoxProblemsBanner box={box} now={now} />
         <section class="card public-ip" aria-labelledby="public-ip-title">
           <h2 id="public-ip-title" class="card-title">
-            Public address
+            {words.publicAddress}
           </h2>
           <div class="addresses">
             <Address
@@ -284,60 +285,61 @@ export function DashboardPage(props: DashboardPageProps) {
             />
           </div>
           <SourceAnswers answers={props.answers ?? []} now={now} />
-          <p class="muted small">
-            Checked <TimeAgo at={props.publicIp.checkedAt} now={now} />
-          </p>
+          <p class="muted small">{words.checked(String(<TimeAgo at={props.publicIp.checkedAt} now={now} />))}</p>
         </section>
 
         {empty ? (
           ""
         ) : (
           <>
-            <section class="stats" aria-label="Figures">
-              <Stat label="Domains" value={String(metrics.total_domains)} detail={`${metrics.active_domains} active`} />
+            <section class="stats" aria-label={words.figures}>
               <Stat
-                label="Attempts OK (24 h)"
+                label={msg().common.domains}
+                value={String(metrics.total_domains)}
+                detail={words.active(metrics.active_domains)}
+              />
+              <Stat
+                label={words.attemptsOk}
                 value={rate === null ? "—" : `${rate}%`}
-                detail={`${metrics.total_updates_24h - metrics.failed_updates_24h} of ${plural(metrics.total_updates_24h, "attempt")}, retries included`}
+                detail={words.attemptsDetail(
+                  metrics.total_updates_24h - metrics.failed_updates_24h,
+                  metrics.total_updates_24h,
+                )}
                 // Retries that later succeeded lower the rate without anything failing now: red only when a domain is failing.
                 tone={rate === null ? undefined : rate >= 95 ? "ok" : failingNow > 0 ? "fail" : undefined}
               />
               <Stat
-                label="Failed updates (24 h)"
+                label={words.failedUpdates}
                 value={String(metrics.failed_updates_24h)}
                 tone={metrics.failed_updates_24h > 0 ? "fail" : undefined}
                 detail={
                   failingNow > 0 ? (
-                    <a href="/domains?status=failed">{plural(failingNow, "domain")} failing now</a>
+                    <a href="/domains?status=failed">{words.failingNow(failingNow)}</a>
                   ) : metrics.failed_updates_24h > 0 ? (
-                    <>none failing now</>
+                    words.noneFailingNow
                   ) : undefined
                 }
               />
               <Stat
-                label="Active providers"
+                label={words.activeProviders}
                 value={String(metrics.active_providers)}
-                detail={`of ${metrics.total_providers}`}
+                detail={words.ofTotal(metrics.total_providers)}
               />
               <Stat
-                label="Scheduler"
-                value={props.scheduler === "running" ? "Running" : "Stopped"}
+                label={words.scheduler}
+                value={props.scheduler === "running" ? words.running : words.stopped}
                 tone={props.scheduler === "running" ? "ok" : "fail"}
-                detail={
-                  <>
-                    last check <TimeAgo at={props.lastCheckAt} now={now} />
-                  </>
-                }
+                detail={words.lastCheck(String(<TimeAgo at={props.lastCheckAt} now={now} />))}
               />
             </section>
 
             <section class="charts">
               <div class="card">
-                <h2 class="card-title">Updates per hour, last 24 h</h2>
+                <h2 class="card-title">{words.updatesPerHour}</h2>
                 <UpdatesChart hours={props.hourly} />
               </div>
               <div class="card">
-                <h2 class="card-title">IP changes per day, last 7 days</h2>
+                <h2 class="card-title">{words.changesPerDay}</h2>
                 <IpChangesChart days={props.daily} />
               </div>
             </section>
@@ -345,10 +347,10 @@ export function DashboardPage(props: DashboardPageProps) {
             <section class="card" aria-labelledby="domains-title">
               <div class="card-header">
                 <h2 id="domains-title" class="card-title">
-                  Domains
+                  {msg().common.domains}
                 </h2>
                 <a class="button button-small button-quiet" href="/domains/new">
-                  Add domain
+                  {table.add}
                 </a>
               </div>
               {shown.length === 0 ? (
@@ -358,13 +360,13 @@ export function DashboardPage(props: DashboardPageProps) {
                   <table class="table responsive domain-table">
                     <thead>
                       <tr>
-                        <th scope="col">Domain</th>
-                        <th scope="col">IP address</th>
-                        <th scope="col">Status</th>
-                        <th scope="col">Last change</th>
-                        <th scope="col">Next run</th>
+                        <th scope="col">{table.domain}</th>
+                        <th scope="col">{table.ipAddress}</th>
+                        <th scope="col">{table.status}</th>
+                        <th scope="col">{words.lastChange}</th>
+                        <th scope="col">{words.nextRun}</th>
                         <th scope="col">
-                          <span class="visually-hidden">Actions</span>
+                          <span class="visually-hidden">{msg().common.actions}</span>
                         </th>
                       </tr>
                     </thead>

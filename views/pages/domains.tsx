@@ -7,9 +7,9 @@ import { Html } from "@elysiajs/html";
 import type { DomainView } from "../../src/modules/domains/service";
 import type { ProviderView } from "../../src/modules/providers/service";
 import {
-  DOMAIN_SORTS,
-  DOMAIN_STATUS_FILTERS,
   type DomainSort,
+  domainSortOptions,
+  domainStatusFilters,
   type Flash,
   type ListDeletion,
   ListHeading,
@@ -135,7 +135,7 @@ export function DomainsPage(props: DomainsPageProps) {
           <label for="filter-status">{words.status}</label>
           <select id="filter-status" name="status">
             <Options
-              options={[{ value: "", label: words.anyStatus }, ...DOMAIN_STATUS_FILTERS]}
+              options={[{ value: "", label: words.anyStatus }, ...domainStatusFilters()]}
               selected={filters.status}
             />
           </select>
@@ -143,7 +143,7 @@ export function DomainsPage(props: DomainsPageProps) {
         <div class="field field-inline">
           <label for="filter-sort">{words.sortBy}</label>
           <select id="filter-sort" name="sort">
-            <Options options={DOMAIN_SORTS} selected={filters.sort} />
+            <Options options={domainSortOptions()} selected={filters.sort} />
           </select>
         </div>
         <button type="submit" class="button button-quiet no-js-only">

@@ -207,7 +207,7 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
    * what a Delete carried along); a page past the last shows the last.
    */
   function listed(source: unknown) {
-    const sort = DOMAIN_SORTS.find((s) => s.value === field(source, "sort"))?.value ?? "name";
+    const sort = DOMAIN_SORTS.find((s) => s === field(source, "sort")) ?? "name";
     const filters = {
       q: field(source, "q").trim(),
       provider: field(source, "provider"),
