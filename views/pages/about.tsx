@@ -227,7 +227,7 @@ export function AboutPage(props: AboutPageProps) {
         </p>
         <form method="post" action="/about/address-sources" class="stack">
           {props.sourceForm.errors.form ? (
-            <p class="field-error" role="alert" lang="en" safe>
+            <p class="field-error" role="alert" safe>
               {props.sourceForm.errors.form}
             </p>
           ) : (
