@@ -10,6 +10,22 @@
   var THEME_KEY = "ddnsd-theme";
   var root = document.documentElement;
 
+  // The words this script writes into a page, in the page's language: the layout puts them in a
+  // JSON block ahead of this script (views/i18n, section `client`). A boosted page change keeps
+  // the language (changing it is a full load), so they are read once.
+  var WORDS = {};
+  try {
+    var wordsBlock = document.getElementById("page-words");
+    if (wordsBlock) WORDS = JSON.parse(wordsBlock.textContent);
+  } catch (e) {
+    // A page without them (or broken): the keys themselves show, never a failure.
+  }
+  function word(key, values) {
+    var text = WORDS[key] || key;
+    for (var name in values || {}) text = text.split("{" + name + "}").join(String(values[name]));
+    return text;
+  }
+
   // The theme first, before the body is drawn, so a dark choice never flashes light.
   function applyTheme(theme) {
     if (theme === "light" || theme === "dark") root.setAttribute("data-theme", theme);
@@ -34,7 +50,7 @@
     var input = document.getElementById(button.getAttribute("data-copy"));
     if (!input) return;
     var done = function () {
-      button.textContent = "Copied";
+      button.textContent = word("copied");
     };
     input.select();
     if (navigator.clipboard && window.isSecureContext) {
@@ -47,7 +63,7 @@
   // The theme toggle cycles through three choices and names the one in force: the system's
   // setting, then the other look than the system's (so the first press changes something), then
   // the system's own look chosen for good, then back to following the system.
-  var THEME_WORDS = { system: "Theme: system", light: "Theme: light", dark: "Theme: dark" };
+  var THEME_WORDS = { system: "themeSystem", light: "themeLight", dark: "themeDark" };
 
   function chosenTheme() {
     return root.getAttribute("data-theme") || "system";
@@ -66,7 +82,7 @@
     var buttons = document.querySelectorAll("[data-theme-toggle]");
     for (var i = 0; i < buttons.length; i++) {
       buttons[i].hidden = false;
-      buttons[i].querySelector("[data-theme-words]").textContent = THEME_WORDS[chosenTheme()];
+      buttons[i].querySelector("[data-theme-words]").textContent = word(THEME_WORDS[chosenTheme()]);
     }
   }
 
@@ -108,20 +124,18 @@
 
   // What went wrong with an htmx request, as a sentence and what to do about it.
   function failureText(xhr) {
-    if (!xhr || xhr.status === 0) return "Could not reach ddnsd. Check the connection, then try again.";
+    if (!xhr || xhr.status === 0) return word("unreachable");
     var detail = "";
     try {
       detail = JSON.parse(xhr.responseText).detail || "";
     } catch (e) {
       detail = "";
     }
-    if (xhr.status === 404)
-      return (
-        (detail || "Not found") + ". It may have been deleted in another tab: reload the page to see the current state."
-      );
-    if (xhr.status === 403) return (detail || "Refused") + ". Reload the page and try again.";
-    if (xhr.status >= 500) return (detail || "The server failed") + ". Try again; if it persists, look in ddnsd's log.";
-    return (detail || "The request was refused") + ".";
+    // The API's `detail` is English and stays as it is; the advice around it is the page's.
+    if (xhr.status === 404) return (detail || word("notFound")) + word("notFoundAdvice");
+    if (xhr.status === 403) return (detail || word("refused")) + word("refusedAdvice");
+    if (xhr.status >= 500) return (detail || word("serverFailed")) + word("serverFailedAdvice");
+    return (detail || word("requestRefused")) + ".";
   }
 
   // The message goes next to the control that made the request: in its row's message slot, or
@@ -314,8 +328,7 @@
     var note = document.createElement("div");
     note.className = "notice notice-info";
     note.setAttribute("role", "status");
-    note.textContent =
-      "Your session had expired before this form was saved. What you typed is back (passwords excepted): check it, then save.";
+    note.textContent = word("sessionExpired");
     form.parentNode.insertBefore(note, form);
   }
 
@@ -375,8 +388,8 @@
     if (count)
       count.textContent =
         wanted === ""
-          ? total + " services"
-          : found + (found === 1 ? " service" : " services") + " of " + total + " match";
+          ? word(total === 1 ? "serviceOne" : "serviceMany", { n: total })
+          : word(found === 1 ? "matchOne" : "matchMany", { found: found, total: total });
     var empty = document.querySelector("[data-service-empty]");
     if (empty) empty.hidden = found > 0;
   }

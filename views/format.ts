@@ -66,7 +66,7 @@ export function relative(ms: number, now: number): string {
   return seconds < 0 ? words.ago(duration(-seconds)) : words.in(duration(seconds));
 }
 
-/** "every 5 minutes", "every second", "every 90 seconds". */
+/** "every 5 minutes", "every second", "every 90 seconds", in the request's language. */
 export function every(seconds: number): string {
   for (const [size, unit] of [
     [86_400, "day"],
@@ -74,10 +74,7 @@ export function every(seconds: number): string {
     [60, "minute"],
     [1, "second"],
   ] as const) {
-    if (seconds % size === 0) {
-      const n = seconds / size;
-      return msg().time.every(n, unit);
-    }
+    if (seconds % size === 0) return msg().time.every(seconds / size, unit);
   }
   return msg().time.every(seconds, "second");
 }

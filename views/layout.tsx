@@ -61,6 +61,12 @@ const HTMX_CONFIG = JSON.stringify({
   includeIndicatorStyles: false,
 });
 
+/** The words client.js needs, in the page's language, as JSON safe inside a <script> element. */
+function pageWords(): string {
+  const words = msg();
+  return JSON.stringify({ ...words.client, themeSystem: words.layout.themeSystem }).replace(/</g, "\\u003c");
+}
+
 function NavLinks({ section }: { section?: Section }) {
   return (
     <ul>
@@ -183,6 +189,10 @@ export function Layout({
           )}
           <link rel="icon" href={ASSETS.favicon.url} type="image/svg+xml" />
           <link rel="stylesheet" href={ASSETS.styles.url} />
+          {/* Data, not a script (the CSP allows none inline): the words client.js writes into the page. */}
+          <script type="application/json" id="page-words">
+            {pageWords()}
+          </script>
           <script src={ASSETS.client.url}></script>
           <script src={ASSETS.localTime.url} defer></script>
           <script src={ASSETS.htmx.url} defer></script>

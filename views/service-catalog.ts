@@ -8,13 +8,7 @@ import type { ServiceDescription } from "../src/dns/service";
 export type ServiceGroup = "clouds" | "registrars" | "free" | "own" | "generic";
 
 /** The groups in the order the picker shows them. */
-export const SERVICE_GROUPS: readonly { key: ServiceGroup; label: string }[] = [
-  { key: "clouds", label: "Clouds" },
-  { key: "registrars", label: "Registrars and hosts" },
-  { key: "free", label: "Free dynamic DNS" },
-  { key: "own", label: "Your own server" },
-  { key: "generic", label: "Generic" },
-];
+export const SERVICE_GROUPS: readonly ServiceGroup[] = ["clouds", "registrars", "free", "own", "generic"];
 
 /** Each provider type's group, and the names people search it by besides its label. */
 const TYPE_PLACES: Record<string, { group: ServiceGroup; aliases?: readonly string[] }> = {
@@ -157,8 +151,6 @@ export interface CatalogEntry {
   type: string;
   /** For a dyndns2 preset: its update server, filled in on the form. */
   server?: string;
-  /** What the entry adds under its name: how ddnsd speaks to it, where that is not simply the service's own API ("" then). */
-  note: string;
   group: ServiceGroup;
   /** Everything a search matches against, normalised (`searchKey`). */
   keys: string[];
@@ -169,7 +161,8 @@ export function searchKey(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
 }
 
-function hostOf(url: string): string {
+/** A preset's update server as its entry names it: its host. */
+export function hostOf(url: string): string {
   try {
     return new URL(url).host;
   } catch {
@@ -186,12 +179,11 @@ export function serviceCatalog(services: readonly ServiceDescription[]): Catalog
   const entries: CatalogEntry[] = [];
   for (const service of services) {
     const place = TYPE_PLACES[service.type] ?? { group: "generic" as const };
+    // The picker shows dyndns2 itself as "any other update server" (in the page's language); found by that in English too.
     const label = service.type === "dyndns2" ? "dyndns2 (any other update server)" : service.label;
     entries.push({
       label,
       type: service.type,
-      // "X's own API" under 60 names said nothing; only the entries that are not are noted.
-      note: service.type === "dyndns2" ? "the dyndns2 protocol, with an update server you name" : "",
       group: place.group,
       keys: [label, service.type, ...(place.aliases ?? [])].map(searchKey),
     });
@@ -202,7 +194,6 @@ export function serviceCatalog(services: readonly ServiceDescription[]): Catalog
         label: preset.label,
         type: service.type,
         server: preset.value,
-        note: `dyndns2 update at ${host}`,
         group: presetPlace.group,
         keys: [preset.label, host, ...(presetPlace.aliases ?? [])].map(searchKey),
       });
@@ -224,7 +215,6 @@ export function entryMatches(entry: Pick<CatalogEntry, "keys">, query: string): 
 
 export interface CatalogGroup {
   key: ServiceGroup;
-  label: string;
   /** Every entry of the group, sorted by name, each saying whether the search found it. */
   entries: (CatalogEntry & { found: boolean })[];
 }
@@ -234,10 +224,10 @@ export interface CatalogGroup {
  * keeps the ones not found, hidden, so that a search typed with JavaScript can show them again.
  */
 export function searchCatalog(entries: readonly CatalogEntry[], query: string): CatalogGroup[] {
-  return SERVICE_GROUPS.map((group) => ({
-    ...group,
+  return SERVICE_GROUPS.map((key) => ({
+    key,
     entries: entries
-      .filter((entry) => entry.group === group.key)
+      .filter((entry) => entry.group === key)
       .sort((a, b) => a.label.localeCompare(b.label, "en", { sensitivity: "base" }))
       .map((entry) => ({ ...entry, found: entryMatches(entry, query) })),
   }));

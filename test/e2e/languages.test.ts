@@ -101,6 +101,31 @@ describe("a browser set to German, in Shanghai", () => {
     await context.close();
   });
 
+  test("the words the page's script writes are German: the theme button, the picker's count", async () => {
+    // The admin chose Chinese in the test before: German again.
+    app.ctx.store.users.setLanguage("admin", "de");
+    const { context, page } = await german();
+    await signIn(page);
+    await page.goto(`${base}/providers/new`);
+    const theme = page.locator(".header-user [data-theme-toggle]");
+    await theme.waitFor({ state: "visible" });
+    expect(await theme.textContent()).toContain("Design: System");
+    // Headless Chromium's system look is light: the first press chooses dark.
+    await theme.click();
+    expect(await theme.textContent()).toContain("Design: dunkel");
+    await theme.click();
+    expect(await theme.textContent()).toContain("Design: hell");
+    await page.locator("#f-q").fill("duckdns");
+    await page.waitForFunction(() =>
+      /^1 von \d+ Diensten passt$/.test(document.querySelector("[data-service-count]")?.textContent ?? ""),
+    );
+    await page.locator("#f-q").fill("");
+    await page.waitForFunction(() =>
+      /^\d+ Dienste$/.test(document.querySelector("[data-service-count]")?.textContent ?? ""),
+    );
+    await context.close();
+  });
+
   test("axe finds nothing on the translated pages, in German and in Chinese", async () => {
     const found: string[] = [];
     for (const language of ["de", "zh-CN"]) {
@@ -109,7 +134,8 @@ describe("a browser set to German, in Shanghai", () => {
       await page.goto(`${base}/login`);
       for (const violation of await axeViolations(page)) found.push(`${language} /login: ${violation}`);
       await signIn(page);
-      for (const path of ["/providers", "/update-keys", "/notifications", "/account/password", "/no-such-page"]) {
+      const paths = ["/providers", "/update-keys", "/notifications", "/account/password", "/no-such-page"];
+      for (const path of [...paths, "/domains/new", "/notifications/new", "/about", "/help", "/providers/new"]) {
         await page.goto(`${base}${path}`);
         expect(await page.locator("html").getAttribute("lang")).toBe(language);
         for (const violation of await axeViolations(page)) found.push(`${language} ${path}: ${violation}`);

@@ -173,7 +173,7 @@ describe("the domain form's Ask now", () => {
     expect(failing.text).not.toContain("<form");
     expect(failing.text).toStartWith('<p class="help source-ask-failing" data-asked="dns">');
     expect(failing.text).toContain(
-      `The DNS resolvers give no IPv4 address (asked just now): <span>IPv4 detection failed: dns:myip.example.test/A@${whoami.server}: REFUSED</span>`,
+      `The DNS resolvers give no IPv4 address (asked just now): <span lang="en">IPv4 detection failed: dns:myip.example.test/A@${whoami.server}: REFUSED</span>`,
     );
     expect(attributeValues(failing.text, "select", "hx-swap-oob")).toEqual(["true"]);
     expect(optionText(failing.text, "dns")).toBe("DNS resolvers — failing now");

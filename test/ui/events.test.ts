@@ -500,7 +500,9 @@ describe("About and History", () => {
     const response = await browser("/about");
     expect(response.text).toContain("IPv4: <code>web</code>");
     expect(response.text).toContain("IPv6: <code>interface:eth0</code>");
-    expect(response.text).toContain('<code>DDNS_IPV6_SOURCE</code></th><td class="cell-setting">interface:eth0</td>');
+    expect(response.text).toContain(
+      '<code>DDNS_IPV6_SOURCE</code></th><td class="cell-setting" lang="en">interface:eth0</td>',
+    );
   });
 
   test("a pushed update is labelled Router push, not Schedule", async () => {

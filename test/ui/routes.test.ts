@@ -13,8 +13,8 @@ import { CF_TOKEN, createDomain, createProvider, expectErrorBody, insertHistory,
 import { ENCRYPTION_KEY, makeTestApp, SECRET_KEY, TEST_PASSWORD, type TestApp } from "../support";
 import { attributeValues, count, domainForm, elementCount, ORIGIN, page, signIn } from "./helpers";
 
-/** The scripts every page loads, and no others: client.js, local-time.js and htmx. */
-const LAYOUT_SCRIPTS = 3;
+/** The script elements every page has, and no others: client.js's words (data), client.js, local-time.js and htmx. */
+const LAYOUT_SCRIPTS = 4;
 
 let t: TestApp;
 let cookie: string;
@@ -385,10 +385,10 @@ describe("providers", () => {
   test("the credential field follows the type; the mask shows only for the stored type", async () => {
     const provider = await createProvider(t, { name: "Home" });
     const same = await page(t, `/providers/credential-field?type=cloudflare&provider=${provider.id}`, { cookie });
-    expect(same.text).toContain(">API token</label>");
+    expect(same.text).toContain(">API token</span></label>");
     expect(same.text).toContain(provider.credentials.api_token);
     const other = await page(t, `/providers/credential-field?type=dynu&provider=${provider.id}`, { cookie });
-    expect(other.text).toContain(">API key</label>");
+    expect(other.text).toContain(">API key</span></label>");
     expect(other.text).not.toContain("Stored:");
   });
 
@@ -657,6 +657,8 @@ describe("plumbing", () => {
     expect(attributeValues(login, "link[rel=icon]", "href")).toEqual([ASSETS.favicon.url]);
     expect(attributeValues(login, "script", "src")).toEqual([ASSETS.client.url, ASSETS.localTime.url, ASSETS.htmx.url]);
     expect(elementCount(login, "script")).toBe(LAYOUT_SCRIPTS);
+    // The one without a src is data: the words client.js writes, in the page's language.
+    expect(attributeValues(login, "script:not([src])", "type")).toEqual(["application/json"]);
   });
 
   test("pages are not cached, not framed, and scripts come only from the app", async () => {

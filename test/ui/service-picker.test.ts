@@ -4,6 +4,7 @@
 
 import { beforeAll, describe, expect, test } from "bun:test";
 import { SERVICES } from "../../src/dns/registry";
+import { messagesOf } from "../../views/i18n";
 import { isPlaced, SERVICE_GROUPS, searchCatalog, serviceCatalog } from "../../views/service-catalog";
 import { makeTestApp, type TestApp } from "../support";
 import { attributeValues, page, signIn } from "./helpers";
@@ -106,7 +107,7 @@ describe("GET /providers/new", () => {
     const popular = ["Cloudflare", "DuckDNS", "No-IP", "dynv6", "deSEC", "FreeDNS (afraid.org)", "Dynu"];
     expect(names.slice(0, popular.length)).toEqual(popular);
     expect(names.length).toBe(87 + popular.length);
-    expect(groups).toEqual(["Popular", ...SERVICE_GROUPS.map((group) => group.label)]);
+    expect(groups).toEqual(["Popular", ...SERVICE_GROUPS.map((key) => messagesOf("en").servicePicker.group[key])]);
     // A note only where the entry is not simply the service's own API.
     expect(response.text).not.toContain("own API");
     expect(names).toContain("Google Cloud DNS");

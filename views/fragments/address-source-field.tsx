@@ -9,6 +9,7 @@
 import { Html } from "@elysiajs/html";
 import { controlAttrs, Field, type FormErrors, NO_ERRORS, Options } from "../components";
 import { relative } from "../format";
+import { msg } from "../i18n";
 import { AddressListFields, type AddressListValues } from "./address-list";
 
 /** What the choices show: the system's source per family, each source's newest answer, the interfaces, the last push. */
@@ -47,16 +48,20 @@ export interface AskedAnswer {
 /** The id of the live region that says what the source just asked answered. */
 export const ASKED_ANSWER_ID = "address-source-asked";
 
-const ASKABLE_NAMES: Record<AskableSource, { subject: string; button: string }> = {
-  web: { subject: "The echo services", button: "Ask the echo services now" },
-  dns: { subject: "The DNS resolvers", button: "Ask the DNS resolvers now" },
-};
+/** What an askable source is called in a sentence and on its button. */
+function askableNames(source: AskableSource): { subject: string; button: string } {
+  const words = msg().addressSource;
+  return source === "web"
+    ? { subject: words.echoSubject, button: words.echoButton }
+    : { subject: words.dnsSubject, button: words.dnsButton };
+}
 
 /** What a source gives now, in a few words. */
 function givesNow(choices: AddressSourceChoices, family: 4 | 6, source: string): string {
+  const words = msg().addressSource;
   const answer = choices.answers[`${family} ${source}`];
-  if (answer === undefined) return "not asked yet";
-  return answer.ip !== null ? `now ${answer.ip}` : "failing now";
+  if (answer === undefined) return words.notAsked;
+  return answer.ip !== null ? words.now(answer.ip) : words.failingNow;
 }
 
 /** The record type's address family. */
@@ -66,19 +71,28 @@ function familyOf(recordType: string): 4 | 6 {
 
 /** What the asked source answered, in a sentence (the content of the live region). */
 function AskedAnswerSentence({ asked, family, now }: { asked: AskedAnswer; family: 4 | 6; now: number }) {
-  const { subject } = ASKABLE_NAMES[asked.source];
+  const words = msg().addressSource;
+  const subject = Html.escapeHtml(askableNames(asked.source).subject);
   // Said once and left as it is: a time that counted on inside the live region would be announced again and again.
-  const when = `asked ${relative(asked.checkedAt, now)}`;
+  const when = Html.escapeHtml(words.asked(relative(asked.checkedAt, now)));
   if (asked.ip !== null) {
     return (
       <p class="help" data-asked={asked.source}>
-        {subject} give <code class="ip">{asked.ip}</code> ({when}).
+        {words.gives(subject, `<code class="ip">${Html.escapeHtml(asked.ip)}</code>`, when)}
       </p>
     );
   }
+  // The source's own words for why it failed stay as it said them.
   return (
     <p class="help source-ask-failing" data-asked={asked.source}>
-      {subject} give no IPv{String(family)} address ({when}): <span safe>{asked.error ?? "no answer"}</span>
+      {words.givesNone(subject, family, when)}{" "}
+      {asked.error === null ? (
+        <span safe>{words.noAnswer}</span>
+      ) : (
+        <span lang="en" safe>
+          {asked.error}
+        </span>
+      )}
     </p>
   );
 }
@@ -100,12 +114,13 @@ function AddressSourceSelect({
   choices: AddressSourceChoices;
   oob?: boolean;
 }) {
+  const words = msg().addressSource;
   const family = familyOf(recordType);
   const key = family === 4 ? "ipv4" : "ipv6";
   const system = choices.system[key];
   const interfaces = choices.interfaces.map((item) => ({
     value: `interface:${item.name}`,
-    label: `Interface ${item.name} — ${item[key].length > 0 ? item[key].join(", ") : `no usable IPv${family} address now`}`,
+    label: words.interface(item.name, item[key].length > 0 ? item[key].join(", ") : words.noUsable(family)),
   }));
   // A chosen interface that is gone (unplugged, renamed, a PPP link that is down) stays selectable, saying so.
   if (
@@ -114,22 +129,22 @@ function AddressSourceSelect({
   ) {
     interfaces.push({
       value: values.address_source,
-      label: `Interface ${values.address_source.slice("interface:".length)} — not found on this machine now`,
+      label: words.interfaceGone(values.address_source.slice("interface:".length)),
     });
   }
   return (
     <select {...controlAttrs("address_source", errors)} hx-swap-oob={oob ? "true" : undefined}>
       <Options
         options={[
-          { value: "", label: `The system's source (${system}) — ${givesNow(choices, family, system)}` },
-          { value: "web", label: `Echo services on the web — ${givesNow(choices, family, "web")}` },
-          { value: "dns", label: `DNS resolvers — ${givesNow(choices, family, "dns")}` },
+          { value: "", label: words.system(system, givesNow(choices, family, system)) },
+          { value: "web", label: words.web(givesNow(choices, family, "web")) },
+          { value: "dns", label: words.dns(givesNow(choices, family, "dns")) },
           ...interfaces,
           {
             value: "push",
-            label: `Router pushes only — ${choices.pushedIp === null ? "none pushed yet" : `last pushed ${choices.pushedIp}`}`,
+            label: words.push(choices.pushedIp === null ? words.nonePushed : words.lastPushed(choices.pushedIp)),
           },
-          { value: "fixed", label: "A fixed address (below)" },
+          { value: "fixed", label: words.fixedChoice },
         ]}
         selected={values.address_source}
       />
@@ -180,9 +195,8 @@ function AskNow({
 }) {
   return (
     <div class="source-ask" data-error-slot>
-      <p class="help" id="address-source-ask-help">
-        The echo services and the DNS resolvers are asked only when a record needs them. Ask one now to see the IPv
-        {String(family)} address it gives (an answer less than a minute old is shown again rather than asked anew).
+      <p class="help" id="address-source-ask-help" safe>
+        {msg().addressSource.askHelp(family)}
       </p>
       <div class="actions">
         {ASKABLE_SOURCES.map((source) => (
@@ -199,7 +213,7 @@ function AskNow({
             hx-swap="innerHTML"
             hx-disabled-elt="this"
           >
-            {ASKABLE_NAMES[source].button}
+            {Html.escapeHtml(askableNames(source).button)}
           </button>
         ))}
       </div>
@@ -224,20 +238,16 @@ export function AddressSourceField({
   /** Where the form posts: an "Ask now" posts there too. */
   action: string;
 }) {
+  const words = msg().addressSource;
   const family = familyOf(recordType);
   return (
     <fieldset class="field address-source" aria-describedby="address-source-help">
-      <legend>Address from</legend>
-      <Field name="address_source" label="Where this record's address comes from" errors={errors}>
+      <legend safe>{words.legend}</legend>
+      <Field name="address_source" label={words.label} errors={errors}>
         <AddressSourceSelect values={values} errors={errors} recordType={recordType} choices={choices} />
       </Field>
       <AskNow action={action} family={family} asked={choices.asked} now={choices.now} />
-      <Field
-        name="fixed_address"
-        label="Fixed address"
-        errors={errors}
-        help={<>Only with “A fixed address”: the IPv{String(family)} address the record always holds.</>}
-      >
+      <Field name="fixed_address" label={words.fixed} errors={errors} help={Html.escapeHtml(words.fixedHelp(family))}>
         <input
           type="text"
           value={values.fixed_address}
@@ -250,26 +260,19 @@ export function AddressSourceField({
       </Field>
       <AddressListFields values={values} errors={errors} />
       <ul class="help" id="address-source-help">
-        <li>
-          <strong>The system's source</strong>: what About → Address sources sets for every domain; the usual choice.
-        </li>
-        <li>
-          <strong>Echo services</strong>: web services that answer the address they see; two must agree before a write.
-        </li>
-        <li>
-          <strong>DNS resolvers</strong>: for networks that block the echo services but not DNS.
-        </li>
-        <li>
-          <strong>An interface</strong>: this machine holds the public address itself (PPPoE, a routed prefix); with
-          several WANs, one interface per name.
-        </li>
-        <li>
-          <strong>Router pushes only</strong>: the router's /nic/update alone sets it (behind a proxy or VPN, where
-          detection sees another address); the schedule never writes it.
-        </li>
-        <li>
-          <strong>A fixed address</strong>: a static address that never changes.
-        </li>
+        {[
+          [words.systemTerm, Html.escapeHtml(words.systemHelp)],
+          [words.echoTerm, Html.escapeHtml(words.echoHelp)],
+          [words.dnsTerm, Html.escapeHtml(words.dnsHelp)],
+          [words.interfaceTerm, Html.escapeHtml(words.interfaceHelp)],
+          [words.pushTerm, words.pushHelp("<code>/nic/update</code>")],
+          [words.fixedTerm, Html.escapeHtml(words.fixedTermHelp)],
+        ].map(([term, help]) => (
+          <li>
+            <strong safe>{term}</strong>
+            {help}
+          </li>
+        ))}
       </ul>
     </fieldset>
   );

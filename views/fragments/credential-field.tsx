@@ -9,6 +9,7 @@ import { SERVICES } from "../../src/dns/registry";
 import type { CredentialField, OptionField, ServiceDescription } from "../../src/dns/service";
 import type { ProviderView } from "../../src/modules/providers/service";
 import { controlAttrs, Field, type FormErrors, fieldId, HelpText, Options } from "../components";
+import { msg } from "../i18n";
 
 /** The service of a type among `services`; an unknown one (a tampered form) shows the first one's fields. */
 export function serviceFor(type: string, services: readonly ServiceDescription[] = SERVICES): ServiceDescription {
@@ -27,6 +28,14 @@ export function serviceLabel(type: string): string {
 /** The label of a credential key, e.g. "API token" for Cloudflare's `api_token`. */
 export function credentialLabel(type: string, key: string): string {
   return registered(type)?.credentials.find((field) => field.key === key)?.label ?? key;
+}
+
+/**
+ * A service's own word (a field's label from its description), marked English on the page: the
+ * services' vocabulary is not translated. Returned as HTML for a `Field`'s label.
+ */
+export function serviceWord(text: string): string {
+  return `<span lang="en">${Html.escapeHtml(text)}</span>`;
 }
 
 /** The form's input names: `credential_<key>` and `option_<key>` (ui/forms.ts reads them back). */
@@ -62,29 +71,34 @@ function CredentialInput({
   stored: string | undefined;
   errors: FormErrors;
 }) {
+  const words = msg().serviceFields;
   const name = credentialInput(field.key);
   const keep = field.secret && stored !== undefined;
   return (
     <Field
       name={name}
-      label={field.optional ? `${field.label} (optional)` : field.label}
+      label={field.optional ? words.optional(serviceWord(field.label)) : serviceWord(field.label)}
       errors={errors}
       help={
         <>
           {keep ? (
             <>
-              Stored: <code safe>{stored}</code>. Leave empty to keep it.{" "}
+              {Html.escapeHtml(words.stored)} <code safe>{stored}</code>. {Html.escapeHtml(words.keep)}{" "}
             </>
           ) : (
             ""
           )}
-          <HelpText text={field.help} />
+          <span lang="en">
+            <HelpText text={field.help} />
+          </span>
           {field.url ? (
             <>
               {" "}
               <a href={field.url} target="_blank" rel="noopener noreferrer">
-                Open the {Html.escapeHtml(serviceName)} page where it is made
-                <span class="visually-hidden"> (opens in a new tab)</span>
+                {Html.escapeHtml(words.openPage(serviceName))}
+                <span class="visually-hidden" safe>
+                  {words.newTab}
+                </span>
               </a>
             </>
           ) : (
@@ -102,7 +116,7 @@ function CredentialInput({
           autocapitalize="none"
           class="mono"
           required={!keep && !field.optional}
-          placeholder={keep ? "unchanged" : undefined}
+          placeholder={keep ? words.unchanged : undefined}
           {...controlAttrs(name, errors, true)}
         ></textarea>
       ) : field.secret ? (
@@ -112,7 +126,7 @@ function CredentialInput({
           autocomplete="off"
           spellcheck="false"
           required={!keep && !field.optional}
-          placeholder={keep ? "unchanged" : undefined}
+          placeholder={keep ? words.unchanged : undefined}
           {...controlAttrs(name, errors, true)}
         />
       ) : (
@@ -130,10 +144,16 @@ function CredentialInput({
 }
 
 function OptionInput({ option, value, errors }: { option: OptionField; value: string; errors: FormErrors }) {
+  const words = msg().serviceFields;
   const name = optionInput(option.key);
-  const label = option.required ? option.label : `${option.label} (optional)`;
+  const label = option.required ? serviceWord(option.label) : words.optional(serviceWord(option.label));
   const help = (
-    <HelpText text={option.default === undefined ? option.help : `${option.help} Default: ${option.default}.`} />
+    <>
+      <span lang="en">
+        <HelpText text={option.help} />
+      </span>
+      {option.default === undefined ? "" : <> {Html.escapeHtml(words.defaultIs(option.default))}</>}
+    </>
   );
   if (option.kind === "choice") {
     const choices = (option.choices ?? []).map((choice) => ({ value: choice, label: choice }));
@@ -141,7 +161,7 @@ function OptionInput({ option, value, errors }: { option: OptionField; value: st
       <Field name={name} label={label} errors={errors} help={help}>
         <select {...controlAttrs(name, errors, true)}>
           <Options
-            options={option.required ? choices : [{ value: "", label: "Default" }, ...choices]}
+            options={option.required ? choices : [{ value: "", label: words.byDefault }, ...choices]}
             selected={value}
           />
         </select>
@@ -189,9 +209,11 @@ export function ServiceFields({ service, values, errors, stored }: ServiceFields
   return (
     <div id="service-fields" class="stack">
       <p class="help">
-        <span safe>{service.summary}</span>{" "}
-        <a href={`/help/services/${service.type}`} target="_blank" rel="noopener">
-          How to set up <span safe>{service.label}</span>
+        <span lang="en" safe>
+          {service.summary}
+        </span>{" "}
+        <a href={`/help/services/${service.type}`} target="_blank" rel="noopener" safe>
+          {msg().serviceFields.howTo(service.label)}
         </a>
       </p>
       {service.credentials.map((field) => (

@@ -7,23 +7,14 @@
 import { Html } from "@elysiajs/html";
 import type { NotificationView } from "../../src/modules/notifications/service";
 import { CHANNELS, channelOf, findChannel, NOTIFICATION_TYPES, type NotificationType } from "../../src/notify/registry";
-import type { NotificationEvent } from "../../src/store/rows";
 import { controlAttrs, Field, type FormErrors, HelpText } from "../components";
-import { optionInput } from "./credential-field";
+import { msg } from "../i18n";
+import { optionInput, serviceWord } from "./credential-field";
 
 /** Each type's name for people, e.g. `uptime_kuma` → "Uptime Kuma", and whether it sends messages or a heartbeat. */
 export const NOTIFICATION_TEXT = Object.fromEntries(
   CHANNELS.map((channel) => [channel.type, { label: channel.label, kind: channel.kind }]),
 ) as Record<NotificationType, { label: string; kind: "message" | "heartbeat" }>;
-
-export const EVENT_LABELS: Record<NotificationEvent, string> = {
-  ip_changed: "A record now holds a new address",
-  update_failed: "An update failed (the first failure of a streak)",
-  update_recovered: "Updates work again (the first success after failures)",
-  detection_failed: "The public address could not be detected (once per outage)",
-  not_served: "A written record is still not served by all of its zone's DNS servers after 10 minutes",
-  push_stale: "A push-only domain had no push from the router for DDNS_PUSH_STALE_AFTER",
-};
 
 /** A type as stored, known or not (a tampered form): the first type's fields for an unknown one. */
 export function notificationType(type: string): NotificationType {
@@ -50,12 +41,13 @@ export interface NotificationFieldsProps {
 }
 
 export function NotificationFields({ type, values, errors, stored }: NotificationFieldsProps) {
+  const words = msg().notificationForm;
   const chosen = notificationType(type);
   const channel = channelOf(chosen);
   const same = stored !== undefined && stored.type === chosen;
   return (
     <div id="notification-fields" class="stack">
-      <p class="help" safe>
+      <p class="help" lang="en" safe>
         {channel.summary}
       </p>
       {channel.options.map((option) => {
@@ -69,22 +61,24 @@ export function NotificationFields({ type, values, errors, stored }: Notificatio
           <>
             {keep ? (
               <>
-                Stored: <code safe>{mask}</code>. Leave empty to keep it.{" "}
+                {Html.escapeHtml(words.stored)} <code safe>{mask}</code>. {Html.escapeHtml(words.keep)}{" "}
               </>
             ) : (
               ""
             )}
-            <HelpText text={option.help} />
+            <span lang="en">
+              <HelpText text={option.help} />
+            </span>
           </>
         );
-        const label = option.required ? option.label : `${option.label} (optional)`;
+        const label = option.required ? serviceWord(option.label) : words.optional(serviceWord(option.label));
         return (
           <Field name={name} label={label} errors={errors} help={help}>
             {option.kind === "headers" ? (
               <textarea
                 rows="3"
                 spellcheck="false"
-                placeholder={keep ? "unchanged" : undefined}
+                placeholder={keep ? words.unchanged : undefined}
                 {...controlAttrs(name, errors, true)}
                 safe
               >
@@ -97,7 +91,7 @@ export function NotificationFields({ type, values, errors, stored }: Notificatio
                 autocomplete="off"
                 spellcheck="false"
                 required={option.required && !keep}
-                placeholder={keep ? "unchanged" : option.placeholder}
+                placeholder={keep ? words.unchanged : option.placeholder}
                 {...controlAttrs(name, errors, true)}
               />
             ) : (

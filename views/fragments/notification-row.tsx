@@ -8,7 +8,7 @@ import type { NotificationView } from "../../src/modules/notifications/service";
 import { NOTIFICATION_EVENTS } from "../../src/store/rows";
 import { ActionForm, Badge, DeleteForm, EnabledSwitch, TimeAgo } from "../components";
 import { msg } from "../i18n";
-import { EVENT_LABELS, NOTIFICATION_TEXT } from "./notification-fields";
+import { NOTIFICATION_TEXT } from "./notification-fields";
 
 /** A test message's outcome: `ok` whether the service took it, `detail` its words. */
 export interface TestOutcome {
@@ -71,7 +71,7 @@ function Events({ notification }: { notification: NotificationView }) {
   return (
     <ul class="plain-list small">
       {events.map((event) => (
-        <li>{EVENT_LABELS[event]}</li>
+        <li safe>{msg().notificationForm.event[event]}</li>
       ))}
     </ul>
   );

@@ -6,7 +6,8 @@
 import { Html } from "@elysiajs/html";
 import type { ServiceDescription } from "../../src/dns/service";
 import { CheckField, controlAttrs, Field, type FormErrors, Options } from "../components";
-import { serviceFor } from "./credential-field";
+import { msg } from "../i18n";
+import { serviceFor, serviceWord } from "./credential-field";
 
 export interface ProviderOptionValues {
   ttl: string;
@@ -23,11 +24,12 @@ export interface ProviderOptionsProps {
 }
 
 export function ProviderOptions({ service, values, errors }: ProviderOptionsProps) {
+  const words = msg().providerOptions;
   const ttl = (service ?? serviceFor("")).ttl;
   return (
     <div id="provider-options" class="form-grid">
       {service?.hostname ? (
-        <p class="help" safe>
+        <p class="help" lang="en" safe>
           {`${service.label}: the hostname ${service.hostname.message}.`}
         </p>
       ) : (
@@ -35,18 +37,27 @@ export function ProviderOptions({ service, values, errors }: ProviderOptionsProp
       )}
       {service && !ttl ? (
         <p class="help" safe>
-          {`${service.label} sets the TTL itself.`}
+          {words.setsTtl(service.label)}
         </p>
       ) : (
         ""
       )}
       {ttl ? (
-        <Field name="ttl" label="TTL" errors={errors} help={ttl.help}>
+        <Field
+          name="ttl"
+          label={words.ttl}
+          errors={errors}
+          help={
+            <span lang="en" safe>
+              {ttl.help}
+            </span>
+          }
+        >
           <input
             type="text"
             inputmode="numeric"
             value={values.ttl}
-            placeholder="keep"
+            placeholder={words.keep}
             {...controlAttrs("ttl", errors, true)}
           />
         </Field>
@@ -54,13 +65,22 @@ export function ProviderOptions({ service, values, errors }: ProviderOptionsProp
         ""
       )}
       {service?.proxy ? (
-        <Field name="proxied" label={service.proxy.label} errors={errors} help={service.proxy.help}>
+        <Field
+          name="proxied"
+          label={serviceWord(service.proxy.label)}
+          errors={errors}
+          help={
+            <span lang="en" safe>
+              {service.proxy.help}
+            </span>
+          }
+        >
           <select {...controlAttrs("proxied", errors, true)}>
             <Options
               options={[
-                { value: "", label: "Keep as it is (off for a new record)" },
-                { value: "true", label: "Proxied" },
-                { value: "false", label: "DNS only" },
+                { value: "", label: words.keepProxy },
+                { value: "true", label: words.proxied },
+                { value: "false", label: words.dnsOnly },
               ]}
               selected={values.proxied}
             />
@@ -74,7 +94,7 @@ export function ProviderOptions({ service, values, errors }: ProviderOptionsProp
       ) : (
         <CheckField
           name="create_if_missing"
-          label="Create the record if it doesn't exist"
+          label={words.createIfMissing}
           checked={values.create_if_missing}
           errors={errors}
         />

@@ -3,6 +3,7 @@
 
 import { Html } from "@elysiajs/html";
 import { every, shortTime } from "../format";
+import { msg } from "../i18n";
 
 export type SchedulePreviewData =
   | {
@@ -28,8 +29,13 @@ export function SchedulePreview({ preview }: { preview: SchedulePreviewData }) {
         </p>
       ) : (
         <p class="help schedule-runs" id={SCHEDULE_HELP_ID}>
-          {preview.defaultInterval !== null ? <strong>{every(preview.defaultInterval)} (default) · </strong> : ""}
-          next: {preview.runs.map((run) => shortTime(run, preview.now, preview.seconds)).join(", ")}
+          {preview.defaultInterval !== null ? (
+            <strong safe>{`${every(preview.defaultInterval)} (${msg().domainForm.defaultInterval}) · `}</strong>
+          ) : (
+            ""
+          )}
+          {Html.escapeHtml(msg().domainForm.next)}{" "}
+          {preview.runs.map((run) => shortTime(run, preview.now, preview.seconds)).join(", ")}
         </p>
       )}
     </div>

@@ -4,6 +4,7 @@
 import { Html } from "@elysiajs/html";
 import { controlAttrs, Field, type Flash, type FormErrors, LiveRegion, Options } from "../components";
 import { bytes, duration } from "../format";
+import { msg } from "../i18n";
 import { Layout, PageHeader } from "../layout";
 
 export interface SettingLine {
@@ -56,13 +57,14 @@ export interface AddressSourceForm {
 
 /** `web`: the echo services (DDNS_IPV4_URLS / DDNS_IPV6_URLS); `interface:eth0`: that interface's global address. */
 function AddressSourceWords({ family, source }: { family: string; source: SourceInEffect }) {
+  const about = msg().about;
   const words =
     source.source === "web"
-      ? "asked of the echo services on the web"
+      ? about.fromWeb
       : source.source === "dns"
-        ? "asked of resolvers over DNS (DDNS_IPV4_DNS / DDNS_IPV6_DNS)"
-        : `read from the network interface ${source.source.slice("interface:".length)}`;
-  const who = source.from === "database" ? "chosen below" : "the environment's setting";
+        ? about.fromDns
+        : about.fromInterface(source.source.slice("interface:".length));
+  const who = source.from === "database" ? about.chosenBelow : about.fromEnvironment;
   return (
     <>
       {family}: <code safe>{source.source}</code>{" "}
@@ -75,20 +77,21 @@ function AddressSourceWords({ family, source }: { family: string; source: Source
 
 /** One family's choice: the environment's setting, the echo services (their URLs), or an interface with its addresses. */
 function FamilySourceFields({ family, form }: { family: "ipv4" | "ipv6"; form: AddressSourceForm }) {
+  const words = msg().about;
   const label = family === "ipv4" ? "IPv4" : "IPv6";
   const values = form.values[family];
   const listed = form.interfaces.map((item) => {
     const addresses = item[family];
     return {
       value: `interface:${item.name}`,
-      label: `Interface ${item.name} — ${addresses.length > 0 ? addresses.join(", ") : `no usable ${label} address now`}`,
+      label: words.interface(item.name, addresses.length > 0 ? addresses.join(", ") : words.noUsable(label)),
     };
   });
   // A stored interface that is gone (unplugged, renamed) stays selectable, saying so.
   if (values.source.startsWith("interface:") && !listed.some((option) => option.value === values.source)) {
     listed.push({
       value: values.source,
-      label: `Interface ${values.source.slice("interface:".length)} — not found on this machine now`,
+      label: words.interfaceGone(values.source.slice("interface:".length)),
     });
   }
   const sourceName = `${family}_source`;
@@ -96,13 +99,13 @@ function FamilySourceFields({ family, form }: { family: "ipv4" | "ipv6"; form: A
   return (
     <fieldset class="field">
       <legend>{label}</legend>
-      <Field name={sourceName} label={`${label} address from`} errors={form.errors}>
+      <Field name={sourceName} label={words.familyFrom(label)} errors={form.errors}>
         <select {...controlAttrs(sourceName, form.errors)}>
           <Options
             options={[
-              { value: "environment", label: `The environment's setting (${form.environment[family]})` },
-              { value: "web", label: "Web services (the echo URLs below)" },
-              { value: "dns", label: "DNS resolvers (DDNS_IPV4_DNS / DDNS_IPV6_DNS)" },
+              { value: "environment", label: words.environmentChoice(form.environment[family]) },
+              { value: "web", label: words.webChoice },
+              { value: "dns", label: words.dnsChoice },
               ...listed,
             ]}
             selected={values.source}
@@ -113,14 +116,9 @@ function FamilySourceFields({ family, form }: { family: "ipv4" | "ipv6"; form: A
       <div class="echo-urls">
         <Field
           name={urlsName}
-          label={`${label} echo services`}
+          label={words.echoServices(label)}
           errors={form.errors}
-          help={
-            <>
-              Used with “Web services”: http(s) URLs answering the address, one a line, asked in order until one
-              answers.
-            </>
-          }
+          help={Html.escapeHtml(words.echoHelp)}
         >
           <textarea
             rows="3"
@@ -138,46 +136,51 @@ function FamilySourceFields({ family, form }: { family: "ipv4" | "ipv6"; form: A
   );
 }
 
+const code = (text: string) => `<code>${text}</code>`;
+
 export function AboutPage(props: AboutPageProps) {
+  const words = msg().about;
   return (
-    <Layout title="About" user={props.user} section="about" flash={props.flash}>
-      <PageHeader title="About ddnsd">
+    <Layout title={words.title} user={props.user} section="about" flash={props.flash}>
+      <PageHeader title={words.heading}>
         {/* The Swagger page is a different app: a normal navigation, not a boosted swap. */}
-        <a class="button" href="/docs" hx-boost="false">
-          API reference
+        <a class="button" href="/docs" hx-boost="false" safe>
+          {words.apiReference}
         </a>
       </PageHeader>
       <section class="card">
         <dl class="facts">
           <div>
-            <dt>Version</dt>
+            <dt safe>{words.version}</dt>
             <dd>
               <code>{props.version}</code>
             </dd>
           </div>
           <div>
-            <dt>Uptime</dt>
+            <dt safe>{words.uptime}</dt>
             <dd>{duration(props.uptimeSeconds)}</dd>
           </div>
           <div>
-            <dt>Data directory</dt>
+            <dt safe>{words.dataDir}</dt>
             <dd>
               <code safe>{props.dataDir}</code>
             </dd>
           </div>
           <div>
-            <dt>Database</dt>
+            <dt safe>{words.database}</dt>
             <dd>
               {bytes(props.databaseBytes)}{" "}
               {props.databasePath === null ? (
-                <span class="muted">(in memory)</span>
+                <span class="muted" safe>
+                  {words.inMemory}
+                </span>
               ) : (
                 <code safe>{props.databasePath}</code>
               )}
             </dd>
           </div>
           <div>
-            <dt>Public address from</dt>
+            <dt safe>{words.addressFrom}</dt>
             <dd>
               <AddressSourceWords family="IPv4" source={props.addressSources.ipv4} />
               <br />
@@ -185,14 +188,16 @@ export function AboutPage(props: AboutPageProps) {
             </dd>
           </div>
           <div>
-            <dt>Time zone</dt>
-            <dd safe>{props.timeZone}</dd>
+            <dt safe>{words.timeZone}</dt>
+            <dd>
+              <code safe>{props.timeZone}</code>
+            </dd>
           </div>
         </dl>
       </section>
       <section class="card" aria-labelledby="backup-title">
-        <h2 id="backup-title" class="card-title">
-          Backup and export
+        <h2 id="backup-title" class="card-title" safe>
+          {words.backup}
         </h2>
         <div class="actions">
           {props.databasePath === null ? (
@@ -200,30 +205,25 @@ export function AboutPage(props: AboutPageProps) {
           ) : (
             // A download, not a page: htmx must not swap it in.
             <form method="post" action="/about/backup" hx-boost="false">
-              <button type="submit" class="button">
-                Download a backup
+              <button type="submit" class="button" safe>
+                {words.downloadBackup}
               </button>
             </form>
           )}
-          <a class="button" href="/about/export" hx-boost="false" download="ddnsd.yaml">
-            Export the configuration
+          <a class="button" href="/about/export" hx-boost="false" download="ddnsd.yaml" safe>
+            {words.export}
           </a>
         </div>
         <p class="help">
-          The backup is a copy of the whole database (history included), also kept in the data directory's{" "}
-          <code>backups/</code>; <code>ddnsd restore FILE</code> puts it back. The export is a file of the providers,
-          domains, update keys and notifications, their secrets sealed with this ddnsd's encryption key, which{" "}
-          <code>ddnsd import</code> applies. <a href="/help/operations#back-up-and-restore">Back up and restore</a>
+          {words.backupHelp(code, (text) => `<a href="/help/operations#back-up-and-restore">${text}</a>`)}
         </p>
       </section>
       <section class="card" aria-labelledby="sources-title">
-        <h2 id="sources-title" class="card-title">
-          Public address sources
+        <h2 id="sources-title" class="card-title" safe>
+          {words.sources}
         </h2>
-        <p class="muted small">
-          Where each family's address is detected: the environment's setting (DDNS_IPV4_SOURCE, DDNS_IPV4_URLS and their
-          IPv6 twins), or a choice kept here that wins over it until you choose the environment's setting again. A
-          change is detected at once.
+        <p class="muted small" safe>
+          {words.sourcesHelp}
         </p>
         <form method="post" action="/about/address-sources" class="stack">
           {props.sourceForm.errors.form ? (
@@ -236,23 +236,17 @@ export function AboutPage(props: AboutPageProps) {
           <FamilySourceFields family="ipv4" form={props.sourceForm} />
           <FamilySourceFields family="ipv6" form={props.sourceForm} />
           <div class="form-actions">
-            <button type="submit" class="button button-primary">
-              Save address sources
+            <button type="submit" class="button button-primary" safe>
+              {words.saveSources}
             </button>
           </div>
         </form>
       </section>
       <section class="card" aria-labelledby="settings-title">
-        <h2 id="settings-title" class="card-title">
-          Settings in effect
+        <h2 id="settings-title" class="card-title" safe>
+          {words.settings}
         </h2>
-        <p class="muted small">
-          From the environment or their defaults. Secrets are never shown. The API's OpenAPI document is at{" "}
-          <a href="/docs/json" hx-boost="false">
-            /docs/json
-          </a>
-          .
-        </p>
+        <p class="muted small">{words.settingsHelp((text) => `<a href="/docs/json" hx-boost="false">${text}</a>`)}</p>
         <div class="table-wrap">
           <table class="table settings-table">
             <tbody>
@@ -261,7 +255,8 @@ export function AboutPage(props: AboutPageProps) {
                   <th scope="row">
                     <code>{setting.name}</code>
                   </th>
-                  <td class="cell-setting" safe>
+                  {/* What a setting holds, as ddnsd reads it: written as the setting is, never translated. */}
+                  <td class="cell-setting" lang="en" safe>
                     {setting.value}
                   </td>
                 </tr>
@@ -272,17 +267,18 @@ export function AboutPage(props: AboutPageProps) {
       </section>
       <LiveRegion id="recent-log" url="/about" now={props.now}>
         <section class="card" aria-labelledby="log-title">
-          <h2 id="log-title" class="card-title">
-            Recent log
+          <h2 id="log-title" class="card-title" safe>
+            {words.log}
           </h2>
-          <p class="muted small">
-            The newest lines of ddnsd's log since it started, newest first; the full log goes to its standard error
-            (journalctl -u ddnsd).
+          <p class="muted small" safe>
+            {words.logHelp}
           </p>
           {props.logLines.length === 0 ? (
-            <p class="empty">Nothing logged yet.</p>
+            <p class="empty" safe>
+              {words.logEmpty}
+            </p>
           ) : (
-            <pre class="log-lines" tabindex="0" role="region" aria-label="Recent log lines">
+            <pre class="log-lines" tabindex="0" role="region" aria-label={words.logLines}>
               {props.logLines.map((line) => Html.escapeHtml(line)).join("\n")}
             </pre>
           )}

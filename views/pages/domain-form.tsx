@@ -28,6 +28,7 @@ import {
   SchedulePreview,
   type SchedulePreviewData,
 } from "../fragments/schedule-preview";
+import { msg } from "../i18n";
 import { Layout, PageHeader } from "../layout";
 
 export interface DomainFormValues extends ProviderOptionValues, AddressSourceValues {
@@ -57,30 +58,31 @@ export interface DomainFormPageProps {
   zones?: ProviderZones;
 }
 
-/** The schedules a person most often wants, beside the raw cron field. */
-export const SCHEDULE_PRESETS: { cron: string; label: string }[] = [
-  { cron: "*/5 * * * *", label: "Every 5 minutes" },
-  { cron: "*/15 * * * *", label: "Every 15 minutes" },
-  { cron: "0 * * * *", label: "Every hour" },
-  { cron: "0 4 * * *", label: "Daily (04:00)" },
-];
+/** The schedules a person most often wants, beside the raw cron field (each named in `msg().domainForm`). */
+export const SCHEDULE_PRESETS = [
+  { cron: "*/5 * * * *", label: "every5" },
+  { cron: "*/15 * * * *", label: "every15" },
+  { cron: "0 * * * *", label: "hourly" },
+  { cron: "0 4 * * *", label: "daily" },
+] as const;
 
 const ZONE_LIST_ID = "provider-zones";
 
 /** The zones under the hostname: as choices of the field (a datalist) and as words, so a phone without datalists sees them too. */
 function ZoneHelp({ zones }: { zones?: ProviderZones }) {
-  if (!zones?.listed || zones.zones.length === 0) return <>The full name of the record, e.g. home.example.com.</>;
+  const words = msg().domainForm;
+  if (!zones?.listed || zones.zones.length === 0) return <>{Html.escapeHtml(words.hostnameHelp)}</>;
   const shown = zones.zones.slice(0, 8);
   return (
     <>
-      The full name of the record, in one of this provider's zones:{" "}
+      {Html.escapeHtml(words.hostnameInZones)}{" "}
       {shown.map((zone, i) => (
         <>
           {i > 0 ? ", " : ""}
           <code safe>{zone}</code>
         </>
       ))}
-      {zones.zones.length > shown.length ? ` and ${zones.zones.length - shown.length} more` : ""}.
+      {zones.zones.length > shown.length ? Html.escapeHtml(words.moreZones(zones.zones.length - shown.length)) : ""}.
     </>
   );
 }
@@ -90,23 +92,19 @@ function ZoneHelp({ zones }: { zones?: ProviderZones }) {
  * record type is A (no script needed), and the form ignores it then.
  */
 function Ipv6SuffixFields({ values, errors }: { values: DomainFormValues; errors: FormErrors }) {
+  const words = msg().domainForm;
   return (
     <fieldset class="field ipv6-suffix" aria-describedby="ipv6-suffix-help">
-      <legend>IPv6 of a host on your network (AAAA only)</legend>
-      <p class="help" id="ipv6-suffix-help">
-        For a device behind the router rather than this machine: the record gets this machine's detected prefix followed
-        by the device's own interface id. Leave empty to use the detected address itself.
+      <legend safe>{words.suffixLegend}</legend>
+      <p class="help" id="ipv6-suffix-help" safe>
+        {words.suffixIntro}
       </p>
       <div class="form-grid">
         <Field
           name="ipv6_suffix"
-          label="Interface id (suffix)"
+          label={words.suffix}
           errors={errors}
-          help={
-            <>
-              The device's address with the prefix zeroed, e.g. <code>::1234:5678:9abc:def0</code>.
-            </>
-          }
+          help={words.suffixHelp("<code>::1234:5678:9abc:def0</code>")}
         >
           <input
             type="text"
@@ -121,9 +119,9 @@ function Ipv6SuffixFields({ values, errors }: { values: DomainFormValues; errors
         </Field>
         <Field
           name="ipv6_prefix_length"
-          label="Prefix length"
+          label={words.prefixLength}
           errors={errors}
-          help="Bits taken from the detected address (1 to 127); empty: 64."
+          help={Html.escapeHtml(words.prefixLengthHelp)}
         >
           <input
             type="text"
@@ -149,8 +147,10 @@ export function DomainFormPage({
   sources,
   zones,
 }: DomainFormPageProps) {
+  const words = msg().domainForm;
   const zoneNames = zones?.listed ? zones.zones : [];
-  const title = domain ? "Edit domain" : "Add domain";
+  const title = domain ? words.edit : words.add;
+  const submit = domain ? words.save : words.add;
   const action = domain ? `/domains/${domain.id}/edit` : "/domains/new";
   const provider = providers.find((p) => String(p.id) === values.provider_id);
   const scheduleError = errors.fields.cron_schedule !== undefined;
@@ -162,27 +162,20 @@ export function DomainFormPage({
   return (
     <Layout title={title} user={user} section="domains">
       <PageHeader title={title}>
-        <a class="button button-quiet" href="/domains">
-          Back to domains
+        <a class="button button-quiet" href="/domains" safe>
+          {words.back}
         </a>
       </PageHeader>
       {providers.length === 0 ? (
         <section class="card form-card">
-          <p class="empty">
-            A domain is kept up to date through a provider. <a href="/providers/new">Add a provider</a> first.
-          </p>
+          <p class="empty">{words.noProviders((text) => `<a href="/providers/new">${text}</a>`)}</p>
         </section>
       ) : (
         <section class="card form-card">
           <FormProblem errors={errors} />
           <form method="post" action={action} class="stack" id="domain-form">
-            <DefaultSubmit label={domain ? "Save changes" : "Add domain"} />
-            <Field
-              name="provider_id"
-              label="Provider"
-              errors={errors}
-              help="Its service decides the options below (TTL, proxy)."
-            >
+            <DefaultSubmit label={submit} />
+            <Field name="provider_id" label={words.provider} errors={errors} help={Html.escapeHtml(words.providerHelp)}>
               <TypeSelect
                 name="provider_id"
                 include="closest form"
@@ -190,14 +183,14 @@ export function DomainFormPage({
                 fieldsTarget="#provider-options"
                 options={providers.map((p) => ({
                   value: String(p.id),
-                  label: `${p.name} — ${serviceLabel(p.type)}${p.is_enabled ? "" : " (disabled)"}`,
+                  label: `${p.name} — ${serviceLabel(p.type)}${p.is_enabled ? "" : words.disabled}`,
                 }))}
                 selected={values.provider_id}
                 errors={errors}
               />
             </Field>
             <div class="form-grid">
-              <Field name="domain_name" label="Hostname" errors={errors} help={<ZoneHelp zones={zones} />}>
+              <Field name="domain_name" label={words.hostname} errors={errors} help={<ZoneHelp zones={zones} />}>
                 <input
                   type="text"
                   value={values.domain_name}
@@ -219,7 +212,7 @@ export function DomainFormPage({
                   ""
                 )}
               </Field>
-              <Field name="record_type" label="Record type" errors={errors}>
+              <Field name="record_type" label={words.recordType} errors={errors}>
                 <select {...controlAttrs("record_type", errors)}>
                   <Options
                     options={[
@@ -232,13 +225,15 @@ export function DomainFormPage({
               </Field>
             </div>
             <div class={["field", scheduleError && "has-error"]}>
-              <label for={fieldId("cron_schedule")}>Schedule</label>
+              <label for={fieldId("cron_schedule")} safe>
+                {words.schedule}
+              </label>
               <input
                 type="text"
                 id={fieldId("cron_schedule")}
                 name="cron_schedule"
                 value={values.cron_schedule}
-                placeholder="empty: the default interval"
+                placeholder={words.schedulePlaceholder}
                 autocomplete="off"
                 spellcheck="false"
                 class="mono"
@@ -250,7 +245,7 @@ export function DomainFormPage({
                 hx-target="#schedule-preview"
                 hx-swap="outerHTML"
               />
-              <div class="schedule-presets" role="group" aria-label="Presets">
+              <div class="schedule-presets" role="group" aria-label={words.presets}>
                 {SCHEDULE_PRESETS.map((preset) => (
                   // Without JavaScript each posts the form back with its schedule filled in (nothing saved);
                   // client.js fills the field in place.
@@ -263,13 +258,12 @@ export function DomainFormPage({
                     data-cron-preset={preset.cron}
                     aria-pressed={values.cron_schedule.trim() === preset.cron ? "true" : "false"}
                   >
-                    {preset.label}
+                    {words[preset.label]}
                   </button>
                 ))}
               </div>
               <p class="help" id="f-cron_schedule-hint">
-                Cron: 5 fields (minute hour day month weekday), or 6 with seconds first — e.g. <code>*/10 * * * *</code>{" "}
-                for every ten minutes. Leave empty for the default interval.
+                {words.cronHelp("<code>*/10 * * * *</code>")}
               </p>
               {/* The preview shows the schedule's problem itself, so the field error isn't repeated. */}
               <SchedulePreview preview={schedule} />
@@ -285,18 +279,18 @@ export function DomainFormPage({
             <ProviderOptions service={provider ? serviceFor(provider.type) : null} values={values} errors={errors} />
             <CheckField
               name="is_enabled"
-              label="Enabled"
+              label={words.enabled}
               checked={values.is_enabled}
               errors={errors}
-              help="A disabled domain is never updated."
+              help={Html.escapeHtml(words.enabledHelp)}
             />
             <details class="advanced" open={hasAdvanced}>
-              <summary>Advanced</summary>
-              <p class="help">
-                Both are found and saved on the first update; set them only to pin a particular zone or record.
+              <summary safe>{words.advanced}</summary>
+              <p class="help" safe>
+                {words.advancedHelp}
               </p>
               <div class="form-grid">
-                <Field name="zone_id" label="Zone (or domain) at the provider" errors={errors}>
+                <Field name="zone_id" label={words.zoneId} errors={errors}>
                   <input
                     type="text"
                     value={values.zone_id}
@@ -306,7 +300,7 @@ export function DomainFormPage({
                     {...controlAttrs("zone_id", errors)}
                   />
                 </Field>
-                <Field name="external_id" label="Record id at the provider" errors={errors}>
+                <Field name="external_id" label={words.externalId} errors={errors}>
                   <input
                     type="text"
                     value={values.external_id}
@@ -319,11 +313,11 @@ export function DomainFormPage({
               </div>
             </details>
             <div class="form-actions">
-              <button type="submit" class="button button-primary">
-                {domain ? "Save changes" : "Add domain"}
+              <button type="submit" class="button button-primary" safe>
+                {submit}
               </button>
-              <a class="button button-quiet" href="/domains">
-                Cancel
+              <a class="button button-quiet" href="/domains" safe>
+                {msg().common.cancel}
               </a>
             </div>
           </form>

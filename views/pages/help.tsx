@@ -2,7 +2,9 @@
 // admin pages' frame, readable without signing in, with a way back to the index and to ddnsd.
 
 import { Html } from "@elysiajs/html";
+import { msg } from "../i18n";
 import { Layout, PageHeader } from "../layout";
+import { pageFacts } from "../page-facts";
 
 export interface HelpPageProps {
   /** The signed-in user, or null: the page shows either way, with the navigation when signed in. */
@@ -15,13 +17,36 @@ export interface HelpPageProps {
 }
 
 export function HelpPage({ user, title, html, index }: HelpPageProps) {
+  const words = msg().help;
+  // The index is in the page's language around the docs' English titles; a doc page is English throughout.
   return (
     <Layout title={title} user={user} section="help" wide>
-      <nav class="help-trail small" aria-label="Help">
-        {index ? "" : <a href="/help">All help pages</a>}
-        {user ? "" : <a href="/login">Sign in to ddnsd</a>}
+      <nav class="help-trail small" aria-label={words.trail}>
+        {index ? (
+          ""
+        ) : (
+          <a href="/help" safe>
+            {words.all}
+          </a>
+        )}
+        {user ? (
+          ""
+        ) : (
+          <a href="/login" safe>
+            {words.signIn}
+          </a>
+        )}
+        {index || pageFacts().locale === "en" ? (
+          ""
+        ) : (
+          <span class="muted" safe>
+            {words.inEnglish}
+          </span>
+        )}
       </nav>
-      <article class="help-doc">{html}</article>
+      <article class="help-doc" lang={index ? undefined : "en"}>
+        {html}
+      </article>
     </Layout>
   );
 }
@@ -34,7 +59,7 @@ export interface HelpIndexEntry {
 
 function IndexList({ entries }: { entries: HelpIndexEntry[] }) {
   return (
-    <ul class="help-index">
+    <ul class="help-index" lang="en">
       {entries.map((entry) => (
         <li>
           <a href={entry.route} safe>
@@ -53,11 +78,15 @@ function IndexList({ entries }: { entries: HelpIndexEntry[] }) {
 export function helpIndexHtml(groups: { home: HelpIndexEntry[]; developer: HelpIndexEntry[] }): string {
   return (
     <>
-      <PageHeader title="Help" />
-      <p>The documentation of this ddnsd, served by ddnsd itself: it works without internet access.</p>
-      <h2 id="using-ddnsd">Using ddnsd</h2>
+      <PageHeader title={msg().help.title} />
+      <p safe>{msg().help.intro}</p>
+      <h2 id="using-ddnsd" safe>
+        {msg().help.using}
+      </h2>
       <IndexList entries={groups.home} />
-      <h2 id="working-on-ddnsd">Working on ddnsd's code</h2>
+      <h2 id="working-on-ddnsd" safe>
+        {msg().help.developing}
+      </h2>
       <IndexList entries={groups.developer} />
     </>
   ) as string;

@@ -16,13 +16,14 @@ import {
   fieldId,
   TypeSelect,
 } from "../components";
-import { EVENT_LABELS, NOTIFICATION_TYPE_OPTIONS, NotificationFields } from "../fragments/notification-fields";
+import { NOTIFICATION_TYPE_OPTIONS, NotificationFields } from "../fragments/notification-fields";
 import {
   deleteNotificationQuestion,
   notificationRowId,
   type TestOutcome,
   TestResult,
 } from "../fragments/notification-row";
+import { msg } from "../i18n";
 import { Layout, PageHeader } from "../layout";
 
 export interface NotificationFormValues {
@@ -45,20 +46,22 @@ export interface NotificationFormPageProps {
 }
 
 export function NotificationFormPage({ user, notification, values, errors, test = null }: NotificationFormPageProps) {
-  const title = notification ? "Edit notification" : "Add notification";
+  const words = msg().notificationForm;
+  const title = notification ? words.edit : words.add;
+  const submit = notification ? words.save : words.add;
   const action = notification ? `/notifications/${notification.id}/edit` : "/notifications/new";
   return (
     <Layout title={title} user={user} section="notifications">
       <PageHeader title={title}>
-        <a class="button button-quiet" href="/notifications">
-          Back to notifications
+        <a class="button button-quiet" href="/notifications" safe>
+          {words.back}
         </a>
       </PageHeader>
       <section class="card form-card">
         <FormProblem errors={errors} />
         <form method="post" action={action} class="stack" id="notification-form">
-          <DefaultSubmit label={notification ? "Save changes" : "Add notification"} />
-          <Field name="name" label="Name" errors={errors} help="A name you'll recognise, e.g. “Phone (ntfy)”.">
+          <DefaultSubmit label={submit} />
+          <Field name="name" label={words.name} errors={errors} help={Html.escapeHtml(words.nameHelp)}>
             <input
               type="text"
               value={values.name}
@@ -68,7 +71,7 @@ export function NotificationFormPage({ user, notification, values, errors, test 
               {...controlAttrs("name", errors, true)}
             />
           </Field>
-          <Field name="type" label="Type" errors={errors} help="Where the messages go.">
+          <Field name="type" label={words.type} errors={errors} help={Html.escapeHtml(words.typeHelp)}>
             <TypeSelect
               fieldsUrl="/notifications/fields"
               fieldsTarget="#notification-fields"
@@ -84,7 +87,7 @@ export function NotificationFormPage({ user, notification, values, errors, test 
             class={["field", "choices", "event-choices", errors.fields.events !== undefined && "has-error"]}
             id={fieldId("events")}
           >
-            <legend>Send a message when</legend>
+            <legend safe>{words.events}</legend>
             {NOTIFICATION_EVENTS.map((event) => (
               <div class="field-check">
                 <input
@@ -94,28 +97,30 @@ export function NotificationFormPage({ user, notification, values, errors, test 
                   value={event}
                   checked={values.events.includes(event)}
                 />
-                <label for={`event-${event}`}>{EVENT_LABELS[event]}</label>
+                <label for={`event-${event}`} safe>
+                  {words.event[event]}
+                </label>
               </div>
             ))}
             <FieldError name="events" errors={errors} />
           </fieldset>
           <CheckField
             name="is_enabled"
-            label="Enabled"
+            label={words.enabled}
             checked={values.is_enabled}
             errors={errors}
-            help="A disabled notification sends nothing (Send test still works)."
+            help={Html.escapeHtml(words.enabledHelp)}
           />
           <div class="form-actions">
-            <button type="submit" class="button button-primary">
-              {notification ? "Save changes" : "Add notification"}
+            <button type="submit" class="button button-primary" safe>
+              {submit}
             </button>
             {/* Sends what the form holds, before saving: a wrong topic or token shows now, and nothing is saved. */}
-            <button type="submit" name="send_test" value="1" class="button" formnovalidate>
-              Send a test
+            <button type="submit" name="send_test" value="1" class="button" formnovalidate safe>
+              {words.sendTest}
             </button>
-            <a class="button button-quiet" href="/notifications">
-              Cancel
+            <a class="button button-quiet" href="/notifications" safe>
+              {msg().common.cancel}
             </a>
           </div>
           <div aria-live="polite">{test ? <TestResult outcome={test} /> : ""}</div>
@@ -123,21 +128,22 @@ export function NotificationFormPage({ user, notification, values, errors, test 
       </section>
       {notification ? (
         <section class="card form-card">
-          <h2 class="card-title">Remove</h2>
+          <h2 class="card-title" safe>
+            {words.remove}
+          </h2>
           <div class="actions">
             <form
               method="post"
               action={`/notifications/${notification.id}/delete`}
               hx-confirm={deleteNotificationQuestion(notification)}
             >
-              <button type="submit" class="button button-danger">
-                Delete notification
+              <button type="submit" class="button button-danger" safe>
+                {words.delete}
               </button>
             </form>
           </div>
           <p class="help">
-            Send a test from the <a href={`/notifications#${notificationRowId(notification.id)}`}>list</a>, where its
-            last delivery shows.
+            {words.testFromList((text) => `<a href="/notifications#${notificationRowId(notification.id)}">${text}</a>`)}
           </p>
         </section>
       ) : (

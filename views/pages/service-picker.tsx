@@ -4,9 +4,9 @@
 // also narrows as one types (client.js, by the entries' data-search keys).
 
 import { Html } from "@elysiajs/html";
-import { plural } from "../format";
+import { msg } from "../i18n";
 import { Layout, PageHeader } from "../layout";
-import { type CatalogEntry, type CatalogGroup, entryHref, namesRouter, ROUTER_KEYS } from "../service-catalog";
+import { type CatalogEntry, type CatalogGroup, entryHref, hostOf, namesRouter, ROUTER_KEYS } from "../service-catalog";
 
 export interface ServicePickerPageProps {
   user: string;
@@ -18,17 +18,21 @@ export interface ServicePickerPageProps {
 }
 
 function Entry({ entry }: { entry: CatalogEntry & { found: boolean } }) {
+  const words = msg().servicePicker;
+  const dyndns2 = entry.type === "dyndns2" && entry.server === undefined;
+  // Only the entries that are not simply the service's own API say how ddnsd speaks to them.
+  const note = entry.server !== undefined ? words.presetNote(hostOf(entry.server)) : dyndns2 ? words.dyndns2Note : "";
   return (
     <li class="service-entry" data-search={entry.keys.join(" ")} hidden={!entry.found}>
       <a href={entryHref(entry)} class="service-link">
         <span class="service-name" safe>
-          {entry.label}
+          {dyndns2 ? words.anyDyndns2 : entry.label}
         </span>
-        {entry.note === "" ? (
+        {note === "" ? (
           ""
         ) : (
           <span class="service-note muted small" safe>
-            {entry.note}
+            {note}
           </span>
         )}
       </a>
@@ -39,20 +43,22 @@ function Entry({ entry }: { entry: CatalogEntry & { found: boolean } }) {
 export function ServicePickerPage({ user, query, groups, popular }: ServicePickerPageProps) {
   const total = groups.reduce((n, group) => n + group.entries.length, 0);
   const found = groups.reduce((n, group) => n + group.entries.filter((entry) => entry.found).length, 0);
-  const counted = query.trim() === "" ? `${plural(total, "service")}` : `${plural(found, "service")} of ${total} match`;
+  const words = msg().servicePicker;
+  const counted = query.trim() === "" ? words.count(total) : words.matching(found, total);
   return (
-    <Layout title="Add provider" user={user} section="providers">
-      <PageHeader title="Add provider">
-        <a class="button button-quiet" href="/providers">
-          Back to providers
+    <Layout title={words.title} user={user} section="providers">
+      <PageHeader title={words.title}>
+        <a class="button button-quiet" href="/providers" safe>
+          {words.back}
         </a>
       </PageHeader>
-      <p class="lead muted">
-        Choose the DNS service that holds your records. Search by its name or another one it goes by (e.g. “noip”,
-        “he.net”, “gcp”, “bind”).
+      <p class="lead muted" safe>
+        {words.lead}
       </p>
       <form method="get" action="/providers/new" role="search" class="service-search">
-        <label for="f-q">Find your service</label>
+        <label for="f-q" safe>
+          {words.find}
+        </label>
         <div class="inline-control">
           <input
             type="search"
@@ -63,8 +69,8 @@ export function ServicePickerPage({ user, query, groups, popular }: ServicePicke
             aria-describedby="service-count"
             data-service-search
           />
-          <button type="submit" class="button no-js-only">
-            Search
+          <button type="submit" class="button no-js-only" safe>
+            {words.search}
           </button>
         </div>
       </form>
@@ -72,8 +78,7 @@ export function ServicePickerPage({ user, query, groups, popular }: ServicePicke
         {counted}
       </p>
       <p class="notice notice-info router-hint" data-router-hint={ROUTER_KEYS} hidden={!namesRouter(query)}>
-        A router (FRITZ!Box, UniFi, OpenWrt …) is not a DNS service, but it can tell ddnsd its address itself:{" "}
-        <a href="/update-keys">make an update key</a> for it, and pick here the DNS service your domain is at.
+        {words.router((text) => `<a href="/update-keys">${text}</a>`)}
       </p>
       <div id="service-list" class="service-groups">
         <section
@@ -82,8 +87,8 @@ export function ServicePickerPage({ user, query, groups, popular }: ServicePicke
           data-service-popular
           hidden={query.trim() !== ""}
         >
-          <h2 class="card-title" id="group-popular">
-            Popular
+          <h2 class="card-title" id="group-popular" safe>
+            {words.popular}
           </h2>
           <ul class="service-grid">
             {popular.map((entry) => (
@@ -98,8 +103,8 @@ export function ServicePickerPage({ user, query, groups, popular }: ServicePicke
             data-service-group
             hidden={!group.entries.some((entry) => entry.found)}
           >
-            <h2 class="card-title" id={`group-${group.key}`}>
-              {group.label}
+            <h2 class="card-title" id={`group-${group.key}`} safe>
+              {words.group[group.key]}
             </h2>
             <ul class="service-grid">
               {group.entries.map((entry) => (
@@ -110,9 +115,10 @@ export function ServicePickerPage({ user, query, groups, popular }: ServicePicke
         ))}
       </div>
       <p class="empty" data-service-empty hidden={found > 0}>
-        No service goes by that name. Most dynamic DNS services speak dyndns2:{" "}
-        <a href={entryHref({ type: "dyndns2" })}>name its update server</a>, or{" "}
-        <a href={entryHref({ type: "custom" })}>call any update URL</a>.
+        {words.empty(
+          (text) => `<a href="${entryHref({ type: "dyndns2" })}">${text}</a>`,
+          (text) => `<a href="${entryHref({ type: "custom" })}">${text}</a>`,
+        )}
       </p>
     </Layout>
   );

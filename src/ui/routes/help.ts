@@ -6,6 +6,7 @@
 // `/help/:page/:inFolder`, the folder being `page`.
 
 import { Elysia, NotFoundError } from "elysia";
+import { msg } from "../../../views/i18n";
 import { HelpPage, helpIndexHtml } from "../../../views/pages/help";
 import { helpFile, helpIndex, helpPage } from "../help";
 import { currentUser } from "../pages";
@@ -26,7 +27,7 @@ export function helpPageRoutes(ctx: SessionCheck) {
     .get("/help", async ({ request, cookie }) =>
       HelpPage({
         user: await currentUser(ctx, request, cookie),
-        title: "Help",
+        title: msg().help.title,
         html: helpIndexHtml(helpIndex()),
         index: true,
       }),

@@ -26,8 +26,8 @@ import { ProviderFormPage } from "../../../views/pages/provider-form";
 import { ProvidersPage } from "../../../views/pages/providers";
 import { attributeValues, count, elementCount } from "../../ui/helpers";
 
-/** The scripts every page loads, and no others: client.js, local-time.js and htmx. */
-const LAYOUT_SCRIPTS = 3;
+/** The script elements every page has, and no others: client.js's words (data), client.js, local-time.js and htmx. */
+const LAYOUT_SCRIPTS = 4;
 
 const HOSTILE = `<script>alert("x")</script>`;
 const ESCAPED = "&lt;script&gt;";
@@ -244,7 +244,9 @@ describe("providers", () => {
     expect(options(serviceFor("cloudflare"))).toContain("Seconds (60–86400), or 1 for automatic.");
     expect(options(serviceFor("dynu"))).toContain("Seconds (30–86400).");
     // The proxy switch where the service has a proxy, with the service's own words.
-    expect(options(serviceFor("cloudflare"))).toContain('<label for="f-proxied">Cloudflare proxy</label>');
+    expect(options(serviceFor("cloudflare"))).toContain(
+      '<label for="f-proxied"><span lang="en">Cloudflare proxy</span></label>',
+    );
     expect(options(serviceFor("dynu"))).not.toContain('name="proxied"');
     const duck = defineService({
       ...SERVICES[0],
@@ -311,11 +313,11 @@ describe("providers", () => {
   test("the credential field follows the type, with help on where to find the secret", () => {
     const none = { credentials: {}, options: {} };
     const cloudflare = String(ServiceFields({ service: serviceFor("cloudflare"), values: none, errors: NO_ERRORS }));
-    expect(cloudflare).toContain(">API token</label>");
+    expect(cloudflare).toContain(">API token</span></label>");
     expect(cloudflare).toContain("My Profile → API Tokens");
     expect(cloudflare).toContain("Zone : DNS : Edit");
     const dynu = String(ServiceFields({ service: serviceFor("dynu"), values: none, errors: NO_ERRORS }));
-    expect(dynu).toContain(">API key</label>");
+    expect(dynu).toContain(">API key</span></label>");
     expect(dynu).toContain("Control Panel → API Credentials");
   });
 
@@ -365,7 +367,7 @@ describe("providers", () => {
       '<datalist id="f-option_server-presets"><option value="https://dynupdate.no-ip.com">No-IP</option></datalist>',
     );
     expect(html).toContain('<option value="POST" selected>POST</option>');
-    expect(html).toContain("Method (optional)");
+    expect(html).toContain('<span lang="en">Method</span> (optional)');
     expect(html).toContain("Default: GET.");
   });
 
@@ -601,7 +603,7 @@ describe("domains", () => {
       }),
     );
     expect(dynu).not.toContain("Cloudflare proxy");
-    expect(dynu).toContain("Dynu's default for a new record");
+    expect(dynu).toContain("Dynu&#x27;s default for a new record");
   });
 
   test("without providers the form points to adding one", () => {
