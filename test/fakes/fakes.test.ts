@@ -81,14 +81,6 @@ describe("Cloudflare fake", () => {
       code: 9005,
     },
     {
-      name: "duplicate create",
-      method: "POST",
-      path: (z) => `/zones/${z}/dns_records`,
-      body: { type: "A", name: "home.example.com", content: "198.51.100.2" },
-      status: 400,
-      code: 81057,
-    },
-    {
       name: "identical create",
       method: "POST",
       path: (z) => `/zones/${z}/dns_records`,
@@ -106,6 +98,23 @@ describe("Cloudflare fake", () => {
       expect(answer.body.errors[0].code).toBe(code);
     });
   }
+
+  test("a second A record of a name with another address is created beside the first, as for round robin", async () => {
+    const { zone, record, call } = cloudflare();
+    const answer = await call("POST", `/zones/${zone.id}/dns_records`, {
+      type: "A",
+      name: "home.example.com",
+      content: "198.51.100.2",
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.result).toMatchObject({ type: "A", name: "home.example.com", content: "198.51.100.2" });
+    expect(answer.body.result.id).not.toBe(record.id);
+    const listed = await call("GET", `/zones/${zone.id}/dns_records?type=A&name=home.example.com`);
+    expect(listed.body.result.map((r: { content: string }) => r.content).sort()).toEqual([
+      "198.51.100.1",
+      "198.51.100.2",
+    ]);
+  });
 
   test("a bad token: 401 code 1000 on verify, 403 code 9109 elsewhere", async () => {
     const { call } = cloudflare();
