@@ -297,8 +297,7 @@ const CONVERTED: [string, () => string][] = [
  * Not converted yet, and so not held to it: pages (and the parts of pages in NOT_YET_PARTS) drawn
  * by views still in English. Move a page to CONVERTED once its view takes its words from the catalogue.
  */
-const NOT_YET: [string, string][] = [
-];
+const NOT_YET: [string, string][] = [];
 
 describe("the pseudo-locale: no visible word outside the catalogue", () => {
   for (const [name, path] of CONVERTED) {
