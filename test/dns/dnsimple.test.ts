@@ -119,3 +119,38 @@ describe("failures keep DNSimple's words and leave the record alone", () => {
     expect(wait).toBeLessThanOrEqual(1801);
   });
 });
+
+test("a TXT text kept bare (older records) is read and removed as one kept in quotes", async () => {
+  fake.quotesTxt = false;
+  const txt = (action: "add" | "remove", value: string) => ({
+    hostname: "home.example.com",
+    name: "_acme-challenge.home.example.com",
+    value,
+    action,
+    config: known,
+    written: [],
+  });
+  const value = "x".repeat(43);
+  expect(await client().writeTxt!(txt("add", value))).toMatchObject({ ok: true, action: "updated" });
+  expect(fake.record("example.com", "_acme-challenge.home", "TXT")).toMatchObject({ content: value, ttl: 60 });
+  expect(await client().writeTxt!(txt("add", value))).toMatchObject({ ok: true, action: "unchanged" });
+  expect(await client().writeTxt!(txt("remove", value))).toMatchObject({ ok: true, action: "updated" });
+  expect(fake.record("example.com", "_acme-challenge.home", "TXT")).toBeUndefined();
+});
+
+test("a set of two whose one address changes: that record is PATCHed, the other kept, nothing else written", async () => {
+  fake.addRecord("example.com", { name: "home", type: "A", content: "203.0.113.2", ttl: 1800 });
+  const changed = String(home()!.id);
+  const set = { addressSet: { wanted: ["203.0.113.2", NEW_IP], published: ["203.0.113.2", OLD_IP] } };
+  expect(await client().writeRecord(target("home.example.com", known, set), NEW_IP)).toMatchObject({
+    ok: true,
+    action: "updated",
+    removed: [OLD_IP],
+  });
+  const records = fake.zones.get("example.com")!.records.filter((r) => r.name === "home" && r.type === "A");
+  expect(records.map((r) => r.content).sort()).toEqual(["203.0.113.2", NEW_IP]);
+  expect(requestLines()).toEqual([
+    `GET ${A}/zones/example.com/records`,
+    `PATCH ${A}/zones/example.com/records/${changed}`,
+  ]);
+});

@@ -135,3 +135,23 @@ describe("the apex: the zone's own field", () => {
     expect(zone().ipv6prefix).toBe("2001:db8:1::/64");
   });
 });
+
+describe("several addresses for one name", () => {
+  const set = { addressSet: { wanted: [NEW_V4, "203.0.113.8"], published: null } };
+
+  test("a name under the zone holds them as records of its own, the old one reused", async () => {
+    expect(
+      await client().writeRecord(targetOf("nas.home.dynv6.net", {}, { recordType: "A", ...set }), NEW_V4),
+    ).toMatchObject({ ok: true, action: "updated", removed: [OLD_V4] });
+    expect(fake.recordsOf("home.dynv6.net", "nas", "A").map((r) => r.data)).toEqual([NEW_V4, "203.0.113.8"]);
+    expect(fake.recordsOf("home.dynv6.net", "nas", "AAAA").map((r) => r.data)).toEqual([OLD_V6]);
+  });
+
+  test("the zone's own name holds one address: a set there is refused, nothing written", async () => {
+    const written = await client().writeRecord(targetOf("home.dynv6.net", {}, { recordType: "A", ...set }), NEW_V4);
+    expect(written).toMatchObject({ ok: false, cause: "refused" });
+    expect(written.ok ? "" : written.message).toContain("the zone's own name holds one A address");
+    expect(zone().ipv4address).toBe(OLD_V4);
+    expect(fake.writes()).toBe(0);
+  });
+});

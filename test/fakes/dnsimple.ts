@@ -2,7 +2,9 @@
 // (`/{account}/...`), zones named by themselves in paths (ids work too), listings a page at a time
 // (`pagination: {current_page, per_page, total_entries, total_pages}`, `per_page` up to 100), the
 // records' `name` (exact, relative, `""` for the apex) and `type` filters, a PATCH that changes only
-// what it is sent (200 `{data}`), a POST answering 201 `{data}`, secondary zones, account tokens that
+// what it is sent (200 `{data}`), a POST answering 201 `{data}`, a DELETE answering 204, several
+// records of one name (an address set, TXT values, each its own record; a bare TXT text kept in
+// quotes, as DNSimple does, or as sent), secondary zones, account tokens that
 // act only for their own account, and DNSimple's `{"message", "errors"?}` answers with the
 // `X-RateLimit-*` headers on a 429.
 //
@@ -78,6 +80,8 @@ export interface DnsimpleFake extends FakeServer<DnsimpleFault> {
   /** `name` relative to the zone, `""` for the apex. */
   addRecord(zone: string, record: { name: string; type: string; content: string; ttl?: number }): DnsimpleRecord;
   record(zone: string, name: string, type: string): DnsimpleRecord | undefined;
+  /** Whether a TXT text sent bare is kept in double quotes, as DNSimple does now (true again after reset). */
+  quotesTxt: boolean;
   reset(): void;
 }
 
@@ -174,13 +178,15 @@ export function startDnsimpleFake(): DnsimpleFake {
       if (request.method !== "POST") return error(405);
       if (zone.secondary) return error(400, {}, "Records of a secondary zone cannot be changed");
       const fields = objectBody(request);
-      if (fields.type !== "A" && fields.type !== "AAAA") return validation("type", "is not supported by this fake");
+      if (fields.type !== "A" && fields.type !== "AAAA" && fields.type !== "TXT")
+        return validation("type", "is not supported by this fake");
       const invalid = checkContent(fields.type, fields.content) ?? checkTtl(fields.ttl);
       if (invalid) return invalid;
+      const content = fields.content as string;
       const record = addRecord(zone.name, {
         name: typeof fields.name === "string" ? fields.name : "",
         type: fields.type,
-        content: fields.content as string,
+        content: fields.type === "TXT" && fake.quotesTxt && !content.startsWith('"') ? `"${content}"` : content,
         ttl: typeof fields.ttl === "number" ? fields.ttl : 3600,
       });
       return json(201, { data: recordJson(record) });
@@ -189,8 +195,12 @@ export function startDnsimpleFake(): DnsimpleFake {
     const record = zone.records.find((r) => r.id === Number(segments[4]));
     if (!record) return error(404, {}, "Record not found");
     if (request.method === "GET") return json(200, { data: recordJson(record) });
-    if (request.method !== "PATCH") return error(405);
+    if (request.method !== "PATCH" && request.method !== "DELETE") return error(405);
     if (zone.secondary) return error(400, {}, "Records of a secondary zone cannot be changed");
+    if (request.method === "DELETE") {
+      zone.records.splice(zone.records.indexOf(record), 1);
+      return new Response(null, { status: 204 });
+    }
     const fields = objectBody(request);
     const invalid =
       (fields.content === undefined ? undefined : checkContent(record.type, fields.content)) ?? checkTtl(fields.ttl);
@@ -232,12 +242,14 @@ export function startDnsimpleFake(): DnsimpleFake {
       return zone;
     },
     addRecord,
+    quotesTxt: true,
     record: (zone: string, name: string, type: string) =>
       zones.get(zone)?.records.find((r) => r.name === name && r.type === type),
     reset() {
       zones.clear();
       tokens.clear();
       tokens.set(DNSIMPLE_FAKE_TOKEN, DNSIMPLE_FAKE_ACCOUNT);
+      fake.quotesTxt = true;
       server.clearFaults();
       server.clearRequests();
     },
@@ -252,6 +264,8 @@ function objectBody(request: LoggedRequest): Record<string, unknown> {
 }
 
 function checkContent(type: unknown, content: unknown): Response | undefined {
+  if (type === "TXT")
+    return typeof content === "string" && content !== "" ? undefined : validation("content", "can't be blank");
   if (typeof content !== "string" || (type === "A" && !isIPv4(content)) || (type === "AAAA" && !isIPv6(content))) {
     return validation("content", `must be a valid ${type === "A" ? "IPv4" : "IPv6"} address`);
   }

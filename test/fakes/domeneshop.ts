@@ -1,11 +1,11 @@
 // A stand-in for Domeneshop's API v0: HTTP Basic auth (token as username, secret as password), the
 // account's domains (`?domain=` filters by substring), a domain by id, its DNS records filtered by
 // `?host=&type=`, a record created by POST (201, `{"id"}` and a Location header) and replaced by PUT
-// (204, no body; a TTL left out becomes 3600), TTLs 60–604800 in multiples of 60, and errors as
-// `{"code", "help"}`.
+// (204, no body; a TTL left out becomes 3600) or deleted (204), several records of one name (an
+// address set, TXT values), TTLs 60–604800 in multiples of 60, and errors as `{"code", "help"}`.
 //
 // Sources: api.domeneshop.no/docs (Domeneshop's published OpenAPI description, version v0: getDomains,
-// getDnsRecords, POST/PUT /domains/{domainId}/dns…, BaseRecord); domeneshop/python-domeneshop
+// getDnsRecords, POST/PUT/DELETE /domains/{domainId}/dns…, BaseRecord); domeneshop/python-domeneshop
 // client.py (the official client: the {code, help} error body, the id from Location); go-acme/lego
 // providers/dns/domeneshop (the `services.dns` flag). The error codes' wording is the fake's own.
 //
@@ -185,6 +185,10 @@ export function startDomeneshopFake(): DomeneshopFake {
     const record = domain.records.find((r) => String(r.id) === segments[3]);
     if (!record) return error(404);
     if (request.method === "GET") return json(200, record);
+    if (request.method === "DELETE") {
+      domain.records.splice(domain.records.indexOf(record), 1);
+      return new Response(null, { status: 204 });
+    }
     if (request.method !== "PUT") return error(405);
     const fields = recordFields(request.body);
     if (typeof fields === "string") return json(400, { code: "dns:validation", help: fields });

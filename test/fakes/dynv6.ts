@@ -1,7 +1,8 @@
 // A stand-in for the dynv6 REST API v2 (docs/services/dynv6.md): zones with a numeric id, a name and
 // the apex addresses in their own fields `ipv4address` and `ipv6prefix` ("" when unset); records
 // listed in one answer with a numeric id, `name` relative to the zone, `type`, `data` and `zoneID`;
-// PATCH of a zone or a record changes only the fields it names; validation errors as
+// several records of one name (an address set, TXT values); PATCH of a zone or a record changes only
+// the fields it names, DELETE of a record answers 204; validation errors as
 // `422 {"error": {"name": "ValidationError", "message", "fields": [{"name", "message"}]}}`.
 //
 // Sources: dynv6.com/docs/apis and the OpenAPI description at dynv6.github.io/api-spec
@@ -27,12 +28,13 @@ import {
   type LoggedRequest,
   malformedJson,
   plainText,
+  type RequestDescription,
   retryAfterHeader,
   startFakeServer,
 } from "./server";
 
 /** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
-const DESCRIPTION = openApiDescription("dynv6", {
+const PUBLISHED = openApiDescription("dynv6", {
   title: "dynv6 OpenAPI",
   apiRoot: "/api/v2",
   refuse: (_request, problems) =>
@@ -44,6 +46,22 @@ const DESCRIPTION = openApiDescription("dynv6", {
       },
     }),
 });
+
+/**
+ * The description, but for the underscore labels dynv6 takes in record names (`_acme-challenge`,
+ * as acme.sh's dns_dynv6 writes them; SRV's `_sip._tcp`), which its "hostname" format leaves out:
+ * such a name is checked as the hostname it is with the underscores put aside.
+ */
+const DESCRIPTION: RequestDescription = {
+  ...PUBLISHED,
+  check(request, raw) {
+    const body = request.body;
+    if (typeof body !== "object" || body === null || Array.isArray(body)) return PUBLISHED.check(request, raw);
+    const name = (body as Record<string, unknown>).name;
+    if (typeof name !== "string" || !name.includes("_")) return PUBLISHED.check(request, raw);
+    return PUBLISHED.check({ ...request, body: { ...body, name: name.replace(/(^|\.)_/g, "$1u") } }, raw);
+  },
+};
 
 export const DYNV6_FAKE_TOKEN = "dynv6-fake-http-token-0123456789";
 
@@ -173,6 +191,10 @@ export function startDynv6Fake(): Dynv6Fake {
     const record = zone.records.find((r) => r.id === Number(segments[3]));
     if (!record || segments.length !== 4) return plainText("Not Found\n", 404);
     if (request.method === "GET") return json(200, record);
+    if (request.method === "DELETE") {
+      zone.records.splice(zone.records.indexOf(record), 1);
+      return new Response(null, { status: 204 });
+    }
     if (request.method !== "PATCH") return plainText("Method Not Allowed\n", 405);
     if ("data" in body) {
       const problem = addressProblem(record.type, body.data);

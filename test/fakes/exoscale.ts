@@ -5,14 +5,16 @@
 // `GET /dns-domain` (`{"dns-domains": [{id, "unicode-name"}]}`), `GET /dns-domain/{id}`,
 // `GET /dns-domain/{id}/record` (`{"dns-domain-records": [{id, name, type, content, ttl, priority}]}`,
 // every record, `""` naming the apex), `PUT /dns-domain/{id}/record/{record-id}` (changes only the
-// fields sent) and `POST /dns-domain/{id}/record` answer an operation `{id, state, reference: {id}}`;
+// fields sent), `DELETE` of it and `POST /dns-domain/{id}/record` (several records of one name: an
+// address set, TXT values) answer an operation `{id, state, reference: {id}}`;
 // `GET /operation/{id}` answers it again. Errors: `{"message": "..."}`.
 //
 // Checked against the Exoscale OpenAPI description (test/conformance/descriptions/exoscale.json):
 // every request is validated; a forbidden one gets 400 and is recorded.
 //
 // Sources: openapi-v2.exoscale.com ("API request signature", list-dns-domains, get-dns-domain,
-// list-dns-domain-records, update-dns-domain-record, create-dns-domain-record, get-operation);
+// list-dns-domain-records, update-dns-domain-record, create-dns-domain-record,
+// delete-dns-domain-record, get-operation);
 // independent clients: the official SDK exoscale/egoscale v3 (the signer; `Wait` polls the operation
 // until it leaves `pending`), lego providers/dns/exoscale, octodns-exoscale.
 // Quirks it can play: `pendingChecks` (an operation stays `pending` for that many reads),
@@ -203,6 +205,11 @@ export function startExoscaleFake(): ExoscaleFake {
         if (typeof body.ttl === "number") record.ttl = body.ttl;
         if (typeof body.name === "string") record.name = body.name;
       }
+      return operation(record.id);
+    }
+    if (segments.length === 4 && request.method === "DELETE") {
+      if (!record) return json(404, { message: `DNS record ${segments[3]} not found` });
+      if (fake.failOperations === null) domain.records.splice(domain.records.indexOf(record), 1);
       return operation(record.id);
     }
     return json(404, { message: "Not found" });

@@ -3,7 +3,8 @@
 // is_disabled}]}`, `name` relative, `@` for the apex); `PUT` on the same path takes `{overwrite,
 // zone: [sets]}` — with `overwrite` true (the default) the sets of the same name and type are
 // replaced and missing ones created, with false the TTL is updated and the records appended — and
-// answers `{"message": "Request accepted"}`; `GET /api/domains/v1/portfolio` lists the account's
+// answers `{"message": "Request accepted"}`; `DELETE` on it takes `{filters: [{name, type}]}` and
+// removes those sets whole; `GET /api/domains/v1/portfolio` lists the account's
 // domains; errors are `{message, errors?, correlation_id}` (401 Unauthenticated, 404 a zone that is
 // not the account's, 422 validation, 429).
 //
@@ -110,10 +111,19 @@ export function startHostingerFake(): HostingerFake {
     const sets = zones.get(domain);
     if (!sets) return error(404);
     if (request.method === "GET") return json(200, sets);
-    if (request.method !== "PUT") return error(405);
+    if (request.method !== "PUT" && request.method !== "DELETE") return error(405);
 
     const body =
       typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
+    if (request.method === "DELETE") {
+      // Every set matching a filter (name and type) goes, all its records with it.
+      const filters = Array.isArray(body.filters) ? (body.filters as Record<string, unknown>[]) : [];
+      if (filters.length === 0)
+        return error(422, {}, "The filters field is required.", { filters: ["The filters field is required."] });
+      const kept = sets.filter((set) => !filters.some((f) => f.name === set.name && f.type === set.type));
+      sets.splice(0, sets.length, ...kept);
+      return json(200, { message: "Request accepted" });
+    }
     const given = Array.isArray(body.zone) ? (body.zone as Record<string, unknown>[]) : undefined;
     if (!given || given.length === 0)
       return error(422, {}, "The zone field is required.", { zone: ["The zone field is required."] });
@@ -167,7 +177,7 @@ export function startHostingerFake(): HostingerFake {
 
 function check(item: Record<string, unknown>): string | undefined {
   if (typeof item.name !== "string" || item.name === "") return "The zone.0.name field is required.";
-  if (item.type !== "A" && item.type !== "AAAA") return "The selected zone.0.type is invalid.";
+  if (item.type !== "A" && item.type !== "AAAA" && item.type !== "TXT") return "The selected zone.0.type is invalid.";
   if (!Array.isArray(item.records) || item.records.length === 0) return "The zone.0.records field is required.";
   for (const record of item.records as unknown[]) {
     const content = (record as { content?: unknown })?.content;

@@ -15,6 +15,7 @@
 
 import type { FetchLike } from "../../net/outbound";
 import { asObject, isObject, objectsIn } from "../../util/json";
+import { writeAddressRecords } from "../address-records";
 import { type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
@@ -22,12 +23,14 @@ import {
   type RecordSet,
   recordSetNamed,
   recordSetOf,
+  type TxtApi,
   writtenSet,
   type ZoneApi,
   zoneClient,
   zonesNamed,
 } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { acceptedWithCount, failedCheck, relativeName } from "../zones";
 
 const SERVICE = "DNSimple";
@@ -36,7 +39,10 @@ const PER_PAGE = 100;
 /** A new record's TTL when the domain's config names none (DNSimple's own default). */
 const NEW_RECORD_TTL = 3600;
 
-export function createDnsimpleApi(credentials: { account_id: string; token: string }, context: ClientContext): ZoneApi {
+export function createDnsimpleApi(
+  credentials: { account_id: string; token: string },
+  context: ClientContext,
+): ZoneApi & { txt: TxtApi } {
   const account = `/${encodeURIComponent(credentials.account_id.trim())}`;
   const api = { ...context, fetch: resetAsRetryAfter(context.fetch) };
 
@@ -69,8 +75,38 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
   const recordsPath = (zone: string) => `/zones/${encodeURIComponent(zone)}/records`;
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    return recordSetOf(records, "content");
+    return { ...recordSetOf(records, "content"), members: records };
   }
+
+  /** The one record a write answered with, for a set of several (refused without an id, as `written`). */
+  function answeredRecord(answer: Step<JsonAnswer>): Step<Record<string, unknown>> {
+    const set = written(answer);
+    return set.ok ? { ok: true, value: asObject(set.value.raw) } : set;
+  }
+
+  const recordPath = (zone: string, id: unknown) => `${recordsPath(zone)}/${encodeURIComponent(String(id))}`;
+
+  // One TXT record per value. DNSimple keeps a TXT text in quotes whether it was sent with them or
+  // not, so a value is sent bare and read either way.
+  const txt = txtRecords({
+    async list(zone, name) {
+      const relative = relativeName(name, zone.id);
+      const listed = await listAll(recordsPath(zone.id), { name: relative, type: "TXT" });
+      if (!listed.ok) return listed;
+      const records = listed.value.filter(
+        (r) => r.type === "TXT" && String(r.name ?? "").toLowerCase() === relative && r.id !== undefined,
+      );
+      return { ok: true, value: records.map((r) => ({ id: String(r.id), value: unquotedTxt(r.content) })) };
+    },
+    create: (zone, name, value) =>
+      call("POST", recordsPath(zone.id), {
+        name: relativeName(name, zone.id),
+        type: "TXT",
+        content: value,
+        ttl: CHALLENGE_TTL,
+      }),
+    delete: (zone, record) => call("DELETE", recordPath(zone.id, record.id)),
+  });
 
   function written(answer: Step<JsonAnswer>): Step<RecordSet> {
     if (!answer.ok) return answer;
@@ -79,6 +115,7 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
 
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       // Checks the token and the account id together; changes nothing.
@@ -109,7 +146,7 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
 
     async updateRecordSet(zone, _hostname, _type, current, address, settings) {
       return written(
-        await call("PATCH", `${recordsPath(zone.id)}/${encodeURIComponent(current.id)}`, {
+        await call("PATCH", recordPath(zone.id, current.id), {
           content: address,
           ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
         }),
@@ -125,6 +162,37 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
           ttl: settings.ttl ?? NEW_RECORD_TTL,
         }),
       );
+    },
+
+    // One record per address (address-records.ts); a new one takes the set's TTL.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const ttl = settings.ttl ?? current?.ttl ?? NEW_RECORD_TTL;
+      const written = await writeAddressRecords(
+        current?.members ?? [],
+        addresses,
+        "content",
+        (record) => settings.ttl === undefined || record.ttl === settings.ttl,
+        {
+          create: async (address) =>
+            answeredRecord(
+              await call("POST", recordsPath(zone.id), {
+                name: relativeName(hostname, zone.id),
+                type,
+                content: address,
+                ttl,
+              }),
+            ),
+          change: async (record, address) =>
+            answeredRecord(
+              await call("PATCH", recordPath(zone.id, record.id), {
+                content: address,
+                ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
+              }),
+            ),
+          delete: (record) => call("DELETE", recordPath(zone.id, record.id)),
+        },
+      );
+      return written.ok ? { ok: true, value: recordSet(written.value) } : written;
     },
   };
 }
@@ -187,11 +255,16 @@ export const dnsimple = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(60, 86400, 3600),
   canVerify: true,
+  holdsTxt: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://api.dnsimple.com/v2",
   // DNSimple allows 2,400 requests an hour per token; ddnsd spreads them at 35 a minute (2,100 an hour).
   rateLimits: [{ requests: 35, perSeconds: 60 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(
-      createDnsimpleApi({ account_id: credentials.account_id ?? "", token: credentials.token ?? "" }, context),
-    ),
+  createClient: (credentials, _options, context) => {
+    const api = createDnsimpleApi(
+      { account_id: credentials.account_id ?? "", token: credentials.token ?? "" },
+      context,
+    );
+    return zoneClient(api, api.txt);
+  },
 });

@@ -11,14 +11,17 @@
 // (`/v0/dyndns/update`, what qdm12/ddns-updater uses) is not used: it cannot read a record first.
 //
 // Sources: api.domeneshop.no/docs (the OpenAPI description it publishes: getDomains, getDnsRecords,
-// POST/PUT /domains/{domainId}/dns…, BaseRecord's TTL rule); domeneshop/python-domeneshop client.py
+// POST/PUT/DELETE /domains/{domainId}/dns…, BaseRecord's TTL rule); domeneshop/python-domeneshop client.py
 // (the official client: Basic auth, PUT with host/data/ttl/type, errors as {code, help}); go-acme/lego
 // providers/dns/domeneshop (domains without the DNS service skipped).
 
 import { asObject, isObject, objectsIn } from "../../util/json";
+import { writeAddressRecords } from "../address-records";
 import { failed, jsonCalls, listedObjects, type ServiceError, staleOn404 } from "../answers";
-import { type RecordSet, recordSetOf, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import type { Step } from "../provider";
+import { type RecordSet, recordSetOf, type TxtApi, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { acceptedCounting, foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Domeneshop";
@@ -36,7 +39,10 @@ function domeneshopTtl(ttl: number): number {
 
 type Row = Record<string, unknown>;
 
-export function createDomeneshopApi(credentials: { token: string; secret: string }, context: ClientContext): ZoneApi {
+export function createDomeneshopApi(
+  credentials: { token: string; secret: string },
+  context: ClientContext,
+): ZoneApi & { txt: TxtApi } {
   const authorization = `Basic ${Buffer.from(`${credentials.token}:${credentials.secret}`).toString("base64")}`;
 
   const call = jsonCalls(context, SERVICE, { Authorization: authorization }, readError);
@@ -44,8 +50,48 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
   const recordsPath = (domainId: string) => `/domains/${encodeURIComponent(domainId)}/dns`;
 
   function recordSet(records: Row[]): RecordSet {
-    return recordSetOf(records, "data");
+    return { ...recordSetOf(records, "data"), members: records };
   }
+
+  const recordPath = (domainId: string, id: unknown) => `${recordsPath(domainId)}/${encodeURIComponent(String(id))}`;
+
+  /** The name's records of that type (the filter is the service's; the exact name and type are checked here again). */
+  async function named(zone: Zone, hostname: string, type: string): Promise<Step<Row[]>> {
+    const host = relativeName(hostname, zone.name ?? hostname, APEX);
+    const listed = staleOn404(await call("GET", `${recordsPath(zone.id)}?${new URLSearchParams({ host, type })}`));
+    if (!listed.ok) return listed;
+    const records = objectsIn(listed.value.body).filter(
+      (r) => r.type === type && r.id !== undefined && String(r.host ?? "").toLowerCase() === host,
+    );
+    return { ok: true, value: records };
+  }
+
+  /** A new record; its id is in the body, and at the end of the Location header the official client reads. */
+  async function create(zone: Zone, sent: Row): Promise<Step<Row>> {
+    const post = await call("POST", recordsPath(zone.id), sent);
+    if (!post.ok) return post;
+    const id = asObject(post.value.body).id ?? post.value.headers.get("location")?.split("/").pop();
+    if (id === undefined || id === "")
+      return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
+    return { ok: true, value: { ...sent, id } };
+  }
+
+  // One TXT record per value, its text as it is (Domeneshop's `data`; read quoted or bare).
+  const txt = txtRecords({
+    async list(zone, name) {
+      const records = await named(zone, name, "TXT");
+      if (!records.ok) return records;
+      return { ok: true, value: records.value.map((r) => ({ id: String(r.id), value: unquotedTxt(r.data) })) };
+    },
+    create: (zone, name, value) =>
+      create(zone, {
+        host: relativeName(name, zone.name ?? name, APEX),
+        type: "TXT",
+        data: value,
+        ttl: CHALLENGE_TTL,
+      }),
+    delete: (zone, record) => call("DELETE", recordPath(zone.id, record.id)),
+  });
 
   function zoneOf(domain: Row): Zone | undefined {
     if (typeof domain.domain !== "string" || domain.id === undefined) return undefined;
@@ -59,6 +105,7 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
 
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       return acceptedCounting(listedObjects(await call("GET", "/domains")), "Token accepted", "domain");
@@ -98,14 +145,9 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
     },
 
     async readRecordSet(zone, hostname, type) {
-      const host = relativeName(hostname, zone.name ?? hostname, APEX);
-      const listed = staleOn404(await call("GET", `${recordsPath(zone.id)}?${new URLSearchParams({ host, type })}`));
-      if (!listed.ok) return listed;
-      // The filter is the service's; the exact name and type are checked here again.
-      const records = objectsIn(listed.value.body).filter(
-        (r) => r.type === type && r.id !== undefined && String(r.host ?? "").toLowerCase() === host,
-      );
-      return { ok: true, value: records.length === 0 ? null : recordSet(records) };
+      const records = await named(zone, hostname, type);
+      if (!records.ok) return records;
+      return { ok: true, value: records.value.length === 0 ? null : recordSet(records.value) };
     },
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
@@ -117,7 +159,7 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
         data: address,
         ttl: settings.ttl !== undefined ? domeneshopTtl(settings.ttl) : (current.ttl ?? NEW_RECORD_TTL),
       };
-      const put = await call("PUT", `${recordsPath(zone.id)}/${encodeURIComponent(current.id)}`, sent);
+      const put = await call("PUT", recordPath(zone.id, current.id), sent);
       return put.ok ? { ok: true, value: recordSet([{ ...raw, ...sent, id: current.id }]) } : put;
     },
 
@@ -128,14 +170,31 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
         data: address,
         ttl: domeneshopTtl(settings.ttl ?? NEW_RECORD_TTL),
       };
-      const post = await call("POST", recordsPath(zone.id), sent);
-      if (!post.ok) return post;
-      // The new id is in the body, and at the end of the Location header the official client reads.
-      const body = asObject(post.value.body);
-      const id = body.id ?? post.value.headers.get("location")?.split("/").pop();
-      if (id === undefined || id === "")
-        return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
-      return { ok: true, value: recordSet([{ ...sent, id }]) };
+      const created = await create(zone, sent);
+      return created.ok ? { ok: true, value: recordSet([created.value]) } : created;
+    },
+
+    // One record per address (address-records.ts). A PUT replaces a record whole, so a reused one is
+    // sent its host and type with the new address and the set's TTL; a new one takes that TTL too.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const ttl = settings.ttl !== undefined ? domeneshopTtl(settings.ttl) : (current?.ttl ?? NEW_RECORD_TTL);
+      const host = relativeName(hostname, zone.name ?? hostname, APEX);
+      const written = await writeAddressRecords(
+        current?.members ?? [],
+        addresses,
+        "data",
+        (record) => settings.ttl === undefined || record.ttl === ttl,
+        {
+          create: (address) => create(zone, { host, type, data: address, ttl }),
+          async change(record, address) {
+            const sent: Row = { host: typeof record.host === "string" ? record.host : host, type, data: address, ttl };
+            const put = await call("PUT", recordPath(zone.id, record.id), sent);
+            return put.ok ? { ok: true, value: { ...record, ...sent } } : put;
+          },
+          delete: (record) => call("DELETE", recordPath(zone.id, record.id)),
+        },
+      );
+      return written.ok ? { ok: true, value: recordSet(written.value) } : written;
     },
 
     storedTtl: domeneshopTtl,
@@ -182,8 +241,12 @@ export const domeneshop = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(60, 604800, 300, { note: "sent as the nearest multiple of 60 (the only TTLs Domeneshop takes)" }),
   canVerify: true,
+  holdsTxt: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://api.domeneshop.no/v0",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
-  createClient: (credentials, _options, context) =>
-    zoneClient(createDomeneshopApi({ token: credentials.token ?? "", secret: credentials.secret ?? "" }, context)),
+  createClient: (credentials, _options, context) => {
+    const api = createDomeneshopApi({ token: credentials.token ?? "", secret: credentials.secret ?? "" }, context);
+    return zoneClient(api, api.txt);
+  },
 });

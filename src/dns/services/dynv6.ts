@@ -21,10 +21,12 @@
 
 import { isIPv4, isIPv6 } from "node:net";
 import { isObject, objectsIn } from "../../util/json";
+import { writeAddressRecords } from "../address-records";
 import { failed, type JsonAnswer, jsonCalls, listedObjects, type ServiceError, staleOn404 } from "../answers";
 import type { RecordType, Step } from "../provider";
-import { type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type TxtApi, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
+import { txtRecords, unquotedTxt } from "../txt";
 import { acceptedCounting, longestZone, noZoneMessage, relativeName, sameAddress, zoneHolds } from "../zones";
 
 const SERVICE = "dynv6";
@@ -33,7 +35,7 @@ const APEX_FIELD = { A: "ipv4address", AAAA: "ipv6prefix" } as const satisfies R
 /** The external id of an apex "record": the zone's field. */
 const apexId = (type: RecordType) => `zone/${APEX_FIELD[type]}`;
 
-export function createDynv6Api(credentials: { token: string }, context: ClientContext): ZoneApi {
+export function createDynv6Api(credentials: { token: string }, context: ClientContext): ZoneApi & { txt: TxtApi } {
   const send = jsonCalls(context, SERVICE, { Authorization: `Bearer ${credentials.token}` }, readError);
 
   async function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
@@ -78,8 +80,41 @@ export function createDynv6Api(credentials: { token: string }, context: ClientCo
     return { ok: true, value: { id, values: [address] } };
   }
 
+  const recordsPath = (zoneId: string) => `${zonePath(zoneId)}/records`;
+  const recordPath = (zoneId: string, id: unknown) => `${recordsPath(zoneId)}/${encodeURIComponent(String(id))}`;
+
+  /** The zone's records of that name and type (the listing holds every record of the zone). */
+  async function named(zone: Zone, hostname: string, type: string): Promise<Step<Record<string, unknown>[]>> {
+    const listed = staleOn404(await call("GET", recordsPath(zone.id)));
+    if (!listed.ok) return listed;
+    const relative = relativeName(hostname, zone.name ?? "");
+    const records = objectsIn(listed.value.body).filter(
+      (r) => r.type === type && String(r.name ?? "").toLowerCase() === relative && r.id !== undefined,
+    );
+    return { ok: true, value: records };
+  }
+
+  /** The record a write answered with; one without an id is refused, as `written` does. */
+  function answeredRecord(answer: Step<JsonAnswer>, sent: Record<string, unknown>): Step<Record<string, unknown>> {
+    const set = written(answer, String(sent.data), sent.id === undefined ? undefined : String(sent.id));
+    return set.ok ? { ok: true, value: { ...sent, id: set.value.id } } : set;
+  }
+
+  // One TXT record per value (records have no TTL of their own: dynv6 decides it).
+  const txt = txtRecords({
+    async list(zone, name) {
+      const records = await named(zone, name, "TXT");
+      if (!records.ok) return records;
+      return { ok: true, value: records.value.map((r) => ({ id: String(r.id), value: unquotedTxt(r.data) })) };
+    },
+    create: (zone, name, value) =>
+      call("POST", recordsPath(zone.id), { name: relativeName(name, zone.name ?? ""), type: "TXT", data: value }),
+    delete: (zone, record) => call("DELETE", recordPath(zone.id, record.id)),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       const answer = await call("GET", "/zones");
@@ -145,12 +180,9 @@ export function createDynv6Api(credentials: { token: string }, context: ClientCo
         }
         return { ok: true, value: { id: apexId(type), values: [value] } };
       }
-      const listed = staleOn404(await call("GET", `${zonePath(zone.id)}/records`));
+      const listed = await named(zone, hostname, type);
       if (!listed.ok) return listed;
-      const relative = relativeName(hostname, zoneName);
-      const records = objectsIn(listed.value.body).filter(
-        (r) => r.type === type && String(r.name ?? "").toLowerCase() === relative && r.id !== undefined,
-      );
+      const records = listed.value;
       if (records.length === 0) return { ok: true, value: null };
       // dynv6 builds a record whose data is a MAC address or an interface id on the zone's IPv6
       // prefix (the result is its `expandedData`): such a record follows the prefix by design, and
@@ -174,7 +206,11 @@ export function createDynv6Api(credentials: { token: string }, context: ClientCo
       }
       return {
         ok: true,
-        value: { ...recordOf(records[0]!), values: records.map((r) => String(r.expandedData ?? r.data)) },
+        value: {
+          ...recordOf(records[0]!),
+          values: records.map((r) => String(r.expandedData ?? r.data)),
+          members: records,
+        },
       };
     },
 
@@ -203,6 +239,33 @@ export function createDynv6Api(credentials: { token: string }, context: ClientCo
         ),
         address,
       );
+    },
+
+    // One record per address (address-records.ts). The apex is the zone's own field, one address of
+    // each family: a set of several cannot be kept there.
+    async writeAddressSet(zone, hostname, type, current, addresses) {
+      if (hostname === (zone.name ?? ""))
+        return failed(
+          `${SERVICE}: the zone's own name holds one ${type} address (the zone's ${APEX_FIELD[type]}), so ${hostname} cannot hold ${addresses.join(", ")}; use a name under the zone or set config.addresses to "first"`,
+          { cause: "refused", stopRetrying: true },
+        );
+      const kept = await writeAddressRecords(current?.members ?? [], addresses, "data", () => true, {
+        create: async (address) => {
+          const sent = { name: relativeName(hostname, zone.name ?? ""), type, data: address };
+          return answeredRecord(staleOn404(await call("POST", recordsPath(zone.id), sent)), sent);
+        },
+        change: async (record, address) =>
+          answeredRecord(staleOn404(await call("PATCH", recordPath(zone.id, record.id), { data: address })), {
+            ...record,
+            data: address,
+          }),
+        delete: (record) => call("DELETE", recordPath(zone.id, record.id)),
+      });
+      if (!kept.ok) return kept;
+      return {
+        ok: true,
+        value: { ...recordOf(kept.value[0]!), values: kept.value.map((r) => String(r.data)), members: kept.value },
+      };
     },
   };
 }
@@ -243,8 +306,12 @@ export const dynv6 = defineService({
   // dynv6 records have no TTL ddnsd could set: the service decides it.
   ttl: null,
   canVerify: true,
+  holdsTxt: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://dynv6.com/api/v2",
   // dynv6 documents no request limit; the updater writes only when an address changed.
-  createClient: (credentials, _options, context) =>
-    zoneClient(createDynv6Api({ token: credentials.token ?? "" }, context)),
+  createClient: (credentials, _options, context) => {
+    const api = createDynv6Api({ token: credentials.token ?? "" }, context);
+    return zoneClient(api, api.txt);
+  },
 });

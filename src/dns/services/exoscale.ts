@@ -18,10 +18,12 @@ import { createHmac } from "node:crypto";
 import { sentJson } from "../../net/http";
 import { asObject, isObject } from "../../util/json";
 import { plural } from "../../util/plural";
+import { writeAddressRecords } from "../address-records";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type TxtApi, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Exoscale";
@@ -69,7 +71,7 @@ export function createExoscaleApi(
   credentials: Credentials,
   context: ClientContext,
   timing: { now?: () => number; pauseMs?: number } = {},
-): ZoneApi {
+): ZoneApi & { txt: TxtApi } {
   const now = timing.now ?? Date.now;
   const pauseMs = timing.pauseMs ?? OPERATION_PAUSE_MS;
 
@@ -125,11 +127,50 @@ export function createExoscaleApi(
       id: String(first.id),
       values: records.map((r) => String(r.content)),
       ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}),
+      members: records,
     };
   }
 
+  const recordPath = (domainId: string, id: unknown) => `${recordsPath(domainId)}/${encodeURIComponent(String(id))}`;
+
+  /** The domain's records of that name and type (the listing holds every record of the domain). */
+  async function named(zone: Zone, hostname: string, type: string): Promise<Step<Record<string, unknown>[]>> {
+    const listed = staleOn404(await call("GET", recordsPath(zone.id)));
+    if (!listed.ok) return listed;
+    const body = asObject(listed.value.body);
+    const name = relativeName(hostname, zone.name!);
+    const records = (
+      Array.isArray(body["dns-domain-records"]) ? body["dns-domain-records"].filter(isObject) : []
+    ).filter((r) => String(r.name ?? "").toLowerCase() === name && r.type === type);
+    return { ok: true, value: records };
+  }
+
+  /** One record written, once its operation succeeded, with the id the operation names. */
+  async function settledRecord(answer: Step<JsonAnswer>, record: Record<string, unknown>) {
+    const done = await settled(answer, { id: String(record.id ?? ""), values: [String(record.content)] });
+    return done.ok ? { ok: true as const, value: { ...record, id: done.value.id } } : done;
+  }
+
+  const remove = async (zone: Zone, id: unknown) =>
+    settled(staleOn404(await call("DELETE", recordPath(zone.id, id))), { id: String(id), values: [] });
+
+  // One TXT record per value, its text as it is (read quoted or bare).
+  const txt = txtRecords({
+    async list(zone, name) {
+      const records = await named(zone, name, "TXT");
+      if (!records.ok) return records;
+      return { ok: true, value: records.value.map((r) => ({ id: String(r.id), value: unquotedTxt(r.content) })) };
+    },
+    async create(zone, name, value) {
+      const sent = { name: relativeName(name, zone.name!), type: "TXT", content: value, ttl: CHALLENGE_TTL };
+      return settled(staleOn404(await call("POST", recordsPath(zone.id), sent)), { id: "", values: [value] });
+    },
+    delete: (zone, record) => remove(zone, record.id),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       const listed = await call("GET", "/dns-domain");
@@ -171,20 +212,14 @@ export function createExoscaleApi(
     },
 
     async readRecordSet(zone, hostname, type) {
-      const listed = staleOn404(await call("GET", recordsPath(zone.id)));
-      if (!listed.ok) return listed;
-      const body = asObject(listed.value.body);
-      const name = relativeName(hostname, zone.name!);
-      const records = (
-        Array.isArray(body["dns-domain-records"]) ? body["dns-domain-records"].filter(isObject) : []
-      ).filter((r) => String(r.name ?? "").toLowerCase() === name && r.type === type);
-      return { ok: true, value: recordSet(records) };
+      const records = await named(zone, hostname, type);
+      return records.ok ? { ok: true, value: recordSet(records.value) } : records;
     },
 
     async updateRecordSet(zone, _hostname, _type, current, address, settings) {
       // Only the content (and a configured TTL): the record's other fields stay as they are.
       const change = { content: address, ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) };
-      const put = staleOn404(await call("PUT", `${recordsPath(zone.id)}/${encodeURIComponent(current.id)}`, change));
+      const put = staleOn404(await call("PUT", recordPath(zone.id, current.id), change));
       return settled(put, {
         id: current.id,
         values: [address],
@@ -203,6 +238,30 @@ export function createExoscaleApi(
         }),
       );
       return settled(post, { id: "", values: [address], ttl });
+    },
+
+    // One record per address (address-records.ts), each change an operation waited for.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const ttl = settings.ttl ?? current?.ttl ?? NEW_RECORD_TTL;
+      const written = await writeAddressRecords(
+        current?.members ?? [],
+        addresses,
+        "content",
+        (record) => settings.ttl === undefined || record.ttl === settings.ttl,
+        {
+          async create(address) {
+            const sent = { name: relativeName(hostname, zone.name!), type, content: address, ttl };
+            return settledRecord(staleOn404(await call("POST", recordsPath(zone.id), sent)), sent);
+          },
+          async change(record, address) {
+            const change = { content: address, ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) };
+            const put = staleOn404(await call("PUT", recordPath(zone.id, record.id), change));
+            return settledRecord(put, { ...record, ...change });
+          },
+          delete: (record) => remove(zone, record.id),
+        },
+      );
+      return written.ok ? { ok: true, value: recordSet(written.value)! } : written;
     },
   };
 }
@@ -247,14 +306,16 @@ export const exoscale = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(1, 2592000, 3600),
   canVerify: true,
+  holdsTxt: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://api-ch-gva-2.exoscale.com/v2",
   // Exoscale publishes no request rate for its API; ddnsd keeps to a modest pace.
   rateLimits: [{ requests: 5, perSeconds: 1 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(
-      createExoscaleApi(
-        { api_key: (credentials.api_key ?? "").trim(), api_secret: credentials.api_secret ?? "" },
-        context,
-      ),
-    ),
+  createClient: (credentials, _options, context) => {
+    const api = createExoscaleApi(
+      { api_key: (credentials.api_key ?? "").trim(), api_secret: credentials.api_secret ?? "" },
+      context,
+    );
+    return zoneClient(api, api.txt);
+  },
 });

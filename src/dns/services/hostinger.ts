@@ -20,15 +20,19 @@
 import { isObject, objectsIn } from "../../util/json";
 import { jsonCalls, listedObjects, type ServiceError } from "../answers";
 import type { Step } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, readByValue, txtSet, unquotedTxt } from "../txt";
 import { acceptedCounting, relativeName } from "../zones";
 
 const SERVICE = "Hostinger";
 /** A new record's TTL when the domain's config names none: the TTL Hostinger's own records carry. */
 const NEW_RECORD_TTL = 14400;
 
-export function createHostingerApi(credentials: { api_token: string }, context: ClientContext): ZoneApi {
+export function createHostingerApi(
+  credentials: { api_token: string },
+  context: ClientContext,
+): ZoneApi & { txt: TxtApi } {
   const authorization = `Bearer ${credentials.api_token}`;
 
   const call = jsonCalls(context, SERVICE, { Authorization: authorization }, readError);
@@ -41,26 +45,62 @@ export function createHostingerApi(credentials: { api_token: string }, context: 
     return { ok: true, value: objectsIn(answer.value.body) };
   }
 
-  /** Makes the set `name type` hold only `address` with `ttl`: Hostinger replaces that set and nothing else. */
+  /** Makes the set `name type` hold only `records` with `ttl`: Hostinger replaces that set and nothing else. */
+  function replaceSet(domain: string, name: string, type: string, records: Record<string, unknown>[], ttl: number) {
+    return call("PUT", zonePath(domain), { overwrite: true, zone: [{ name, type, ttl, records }] });
+  }
+
+  /** Makes the set `name type` hold only `addresses`, each disabled where `disabled` says. */
   async function putSet(
     domain: string,
     name: string,
     type: string,
-    address: string,
+    addresses: readonly string[],
     ttl: number,
-    disabled = false,
+    disabled: (address: string) => boolean = () => false,
   ): Promise<Step<RecordSet>> {
-    const record = { content: address, ...(disabled ? { is_disabled: true } : {}) };
-    const answer = await call("PUT", zonePath(domain), {
-      overwrite: true,
-      zone: [{ name, type, ttl, records: [record] }],
-    });
+    const records = addresses.map((content) => ({ content, ...(disabled(content) ? { is_disabled: true } : {}) }));
+    const answer = await replaceSet(domain, name, type, records, ttl);
     if (!answer.ok) return answer;
-    return { ok: true, value: { id: `${name}/${type}`, values: [address], ttl } };
+    return { ok: true, value: { id: `${name}/${type}`, values: [...addresses], ttl, raw: records } };
   }
+
+  /** Whether the set as read holds `address` disabled: ddnsd changes addresses, not their state. */
+  function disabledIn(current: RecordSet | null): (address: string) => boolean {
+    const records = Array.isArray(current?.raw) ? current.raw.filter(isObject) : [];
+    return (address) => records.some((r) => r.content === address && r.is_disabled === true);
+  }
+
+  // The name's TXT values are one set: read, then replaced whole (each kept value sent back as read,
+  // its state with it), or deleted by name and type once none is left.
+  const txt = txtSet({
+    async read(zone, name) {
+      const read = await readZone(zone.id);
+      if (!read.ok) return read;
+      const relative = relativeName(name, zone.id, "@");
+      const set = read.value.find((s) => s.type === "TXT" && String(s.name ?? "").toLowerCase() === relative);
+      const records = objectsIn(set?.records);
+      return {
+        ok: true,
+        value: {
+          values: records.map((r) => unquotedTxt(r.content)),
+          ...(typeof set?.ttl === "number" ? { ttl: set.ttl } : {}),
+          raw: records,
+        },
+      };
+    },
+    write(zone, name, values, held) {
+      const relative = relativeName(name, zone.id, "@");
+      if (values.length === 0) return call("DELETE", zonePath(zone.id), { filters: [{ name: relative, type: "TXT" }] });
+      const read = readByValue(held);
+      const records = values.map((value) => read.get(value) ?? { content: value });
+      return replaceSet(zone.id, relative, "TXT", records, held.ttl ?? CHALLENGE_TTL);
+    },
+  });
 
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       // The account's domains: read-only, and answered only to a working token.
@@ -102,14 +142,27 @@ export function createHostingerApi(credentials: { api_token: string }, context: 
         zone.id,
         relativeName(hostname, zone.id, "@"),
         type,
-        address,
+        [address],
         settings.ttl ?? current.ttl ?? NEW_RECORD_TTL,
-        disabled,
+        () => disabled,
       );
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
-      return putSet(zone.id, relativeName(hostname, zone.id, "@"), type, address, settings.ttl ?? NEW_RECORD_TTL);
+      return putSet(zone.id, relativeName(hostname, zone.id, "@"), type, [address], settings.ttl ?? NEW_RECORD_TTL);
+    },
+
+    // The set is replaced whole in one PUT: its TTL sent back unless the config names one, and an
+    // address that stays keeps its disabled state.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      return putSet(
+        zone.id,
+        relativeName(hostname, zone.id, "@"),
+        type,
+        addresses,
+        settings.ttl ?? current?.ttl ?? NEW_RECORD_TTL,
+        disabledIn(current),
+      );
     },
   };
 }
@@ -149,9 +202,13 @@ export const hostinger = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(60, 86400, 14400),
   canVerify: true,
+  holdsTxt: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://developers.hostinger.com",
   // Hostinger publishes no general limit for its API; ddnsd keeps to one request a second.
   rateLimits: [{ requests: 1, perSeconds: 1 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(createHostingerApi({ api_token: credentials.api_token ?? "" }, context)),
+  createClient: (credentials, _options, context) => {
+    const api = createHostingerApi({ api_token: credentials.api_token ?? "" }, context);
+    return zoneClient(api, api.txt);
+  },
 });

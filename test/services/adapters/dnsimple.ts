@@ -1,6 +1,9 @@
 import { DNSIMPLE_FAKE_ACCOUNT, DNSIMPLE_FAKE_TOKEN, type DnsimpleFake, startDnsimpleFake } from "../../fakes/dnsimple";
 import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAccess } from "../adapter";
 
+const named = (fake: DnsimpleFake, zone: string, hostname: string, type: string) =>
+  fake.zones.get(zone)?.records.filter((r) => r.name === relative(hostname, zone, "") && r.type === type) ?? [];
+
 const dnsimpleZone: ZoneAccess<DnsimpleFake> = {
   addZone(fake, zone) {
     if (!fake.zones.has(zone)) fake.addZone(zone);
@@ -8,11 +11,16 @@ const dnsimpleZone: ZoneAccess<DnsimpleFake> = {
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, content: ip, ttl }),
   read(fake, zone, hostname, type) {
-    const records =
-      fake.zones.get(zone)?.records.filter((r) => r.name === relative(hostname, zone, "") && r.type === type) ?? [];
+    const records = named(fake, zone, hostname, type);
     return records.length === 1 ? { ip: records[0]!.content, ttl: records[0]!.ttl } : undefined;
   },
+  readAll: (fake, zone, hostname, type) => named(fake, zone, hostname, type).map((r) => r.content),
   ttl: 1800,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { name: relative(name, zone, ""), type: "TXT", content: `"${value}"`, ttl: 3600 }),
+    values: (fake, zone, name) => named(fake, zone, name, "TXT").map((r) => r.content.replace(/^"(.*)"$/, "$1")),
+  },
 };
 
 export const adapter = define<DnsimpleFake>({

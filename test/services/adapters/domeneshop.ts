@@ -16,8 +16,14 @@ const domeneshopZone: ZoneAccess<DomeneshopFake> = {
     const records = fake.records(zone, relative(hostname, zone, "@"), type);
     return records.length === 1 ? { ip: records[0]!.data, ttl: records[0]!.ttl } : undefined;
   },
+  readAll: (fake, zone, hostname, type) => fake.records(zone, relative(hostname, zone, "@"), type).map((r) => r.data),
   ttl: 1800,
   goneZoneId: "999999",
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { host: relative(name, zone, "@"), type: "TXT", data: value, ttl: 3600 }),
+    values: (fake, zone, name) => fake.records(zone, relative(name, zone, "@"), "TXT").map((r) => r.data),
+  },
 };
 
 export const adapter = define<DomeneshopFake>({

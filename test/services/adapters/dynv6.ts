@@ -22,8 +22,15 @@ const dynv6Zone: ZoneAccess<Dynv6Fake> = {
     const records = fake.recordsOf(zone, relative(hostname, zone, ""), type);
     return records.length === 1 ? { ip: records[0]!.data, ttl: SERVED_TTL } : undefined;
   },
+  readAll: (fake, zone, hostname, type) =>
+    fake.recordsOf(zone, relative(hostname, zone, ""), type).map((record) => record.data),
   ttl: SERVED_TTL,
   goneZoneId: "999999",
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { name: relative(name, zone, ""), type: "TXT", data: value }),
+    values: (fake, zone, name) => fake.recordsOf(zone, relative(name, zone, ""), "TXT").map((record) => record.data),
+  },
 };
 
 export const adapter = define<Dynv6Fake>({

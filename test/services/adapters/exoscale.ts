@@ -11,8 +11,14 @@ const exoscaleZone: ZoneAccess<ExoscaleFake> = {
     const records = fake.records(zone, relative(hostname, zone, ""), type);
     return records.length === 1 ? { ip: records[0]!.content, ttl: records[0]!.ttl } : undefined;
   },
+  readAll: (fake, zone, hostname, type) => fake.records(zone, relative(hostname, zone, ""), type).map((r) => r.content),
   ttl: 300,
   goneZoneId: "00000000-0000-0000-0000-000000000000",
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { name: relative(name, zone, ""), type: "TXT", content: value, ttl: 3600 }),
+    values: (fake, zone, name) => fake.records(zone, relative(name, zone, ""), "TXT").map((r) => r.content),
+  },
 };
 
 export const adapter = define<ExoscaleFake>({

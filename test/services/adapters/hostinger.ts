@@ -13,7 +13,18 @@ const hostingerZone: ZoneAccess<HostingerFake> = {
     const set = fake.set(zone, relative(hostname, zone, "@"), type);
     return set?.records.length === 1 ? { ip: set.records[0]!.content, ttl: set.ttl } : undefined;
   },
+  readAll: (fake, zone, hostname, type) =>
+    (fake.set(zone, relative(hostname, zone, "@"), type)?.records ?? []).map((r) => r.content),
   ttl: 1800,
+  txt: {
+    add(fake, zone, name, value) {
+      const set = fake.set(zone, relative(name, zone, "@"), "TXT");
+      if (set) set.records.push({ content: value, is_disabled: false });
+      else fake.addSet(zone, { name: relative(name, zone, "@"), type: "TXT", contents: [value], ttl: 3600 });
+    },
+    values: (fake, zone, name) =>
+      (fake.set(zone, relative(name, zone, "@"), "TXT")?.records ?? []).map((r) => r.content),
+  },
 };
 
 export const adapter = define<HostingerFake>({
