@@ -115,6 +115,30 @@ describe("writeRecord", () => {
   });
 });
 
+describe("several addresses for one name", () => {
+  test("the difference is written (the old address PUT to a new one, one created) and published by one refresh", async () => {
+    const id = String(home()!.id);
+    const outcome = await client().writeRecord(
+      target("home.example.com", known, { addressSet: { wanted: [NEW_IP, "203.0.113.8"], published: [OLD_IP] } }),
+      NEW_IP,
+    );
+    expect(outcome).toMatchObject({ ok: true, action: "updated", removed: [OLD_IP] });
+    expect(
+      fake.zones
+        .get("example.com")!
+        .filter((r) => r.subDomain === "home" && r.fieldType === "A")
+        .map((r) => r.target)
+        .sort(),
+    ).toEqual([NEW_IP, "203.0.113.8"]);
+    expect(requestLines().filter((line) => !line.startsWith("GET"))).toEqual([
+      `PUT /domain/zone/example.com/record/${id}`,
+      "POST /domain/zone/example.com/record",
+      "POST /domain/zone/example.com/refresh",
+    ]);
+    expect(fake.refreshes.get("example.com")).toBe(1);
+  });
+});
+
 describe("failures keep OVH's words, leave the record alone and refresh nothing", () => {
   const notTime = (r: LoggedRequest) => r.path !== "/auth/time";
   failureTests<FailureCase & { arrange: { fault: OvhFault; match?: (r: LoggedRequest) => boolean } }>(

@@ -25,6 +25,7 @@ import {
   zoneClient,
   zonesNamed,
 } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { txtRecords, unquotedTxt } from "../txt";
 import { acceptedWithCount, failedCheck, relativeName } from "../zones";
@@ -65,12 +66,24 @@ export function createNamecomApi(
   const recordsPath = (domain: string) => `/domains/${encodeURIComponent(domain)}/records`;
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    return recordSetOf(records, "answer");
+    return { ...recordSetOf(records, "answer"), members: records };
   }
 
   function written(answer: Step<JsonAnswer>): Step<RecordSet> {
     return answer.ok ? writtenSet(SERVICE, answer.value.body, recordSet) : answer;
   }
+
+  /** The PUT replaces the record: its TTL is sent back, or Name.com would reset it to 300. */
+  const put = (domain: string, hostname: string, type: string, id: unknown, address: string, ttl: unknown) =>
+    call("PUT", `${recordsPath(domain)}/${encodeURIComponent(String(id))}`, {
+      host: relativeName(hostname, domain),
+      type,
+      answer: address,
+      ...(ttl === undefined ? {} : { ttl }),
+    });
+
+  const post = (domain: string, hostname: string, type: string, address: string, ttl: number) =>
+    call("POST", recordsPath(domain), { host: relativeName(hostname, domain), type, answer: address, ttl });
 
   // One record per value, its answer the text itself; removed by id (DeleteRecord).
   const txt = txtRecords({
@@ -126,27 +139,30 @@ export function createNamecomApi(
     },
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
-      // The PUT replaces the record: its TTL is sent back, or Name.com would reset it to 300.
-      const ttl = settings.ttl ?? current.ttl;
-      return written(
-        await call("PUT", `${recordsPath(zone.id)}/${encodeURIComponent(current.id)}`, {
-          host: relativeName(hostname, zone.id),
-          type,
-          answer: address,
-          ...(ttl === undefined ? {} : { ttl }),
-        }),
-      );
+      return written(await put(zone.id, hostname, type, current.id, address, settings.ttl ?? current.ttl));
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
-      return written(
-        await call("POST", recordsPath(zone.id), {
-          host: relativeName(hostname, zone.id),
-          type,
-          answer: address,
-          ttl: settings.ttl ?? NEW_RECORD_TTL,
-        }),
-      );
+      return written(await post(zone.id, hostname, type, address, settings.ttl ?? NEW_RECORD_TTL));
+    },
+
+    // One record per address: only the difference is sent, a record whose address goes rewritten to
+    // hold a new one, never another record of the name touched.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const one = (answer: Step<JsonAnswer>): Step<Record<string, unknown>> => {
+        const set = written(answer);
+        return set.ok ? { ok: true, value: asObject(set.value.raw) } : set;
+      };
+      const result = await writePerAddress(current?.members ?? [], addresses, {
+        address: (record) => String(record.answer),
+        stale: (record) => settings.ttl !== undefined && record.ttl !== settings.ttl,
+        edit: async (record, address) =>
+          one(await put(zone.id, hostname, type, record.id, address, settings.ttl ?? record.ttl)),
+        create: async (address) =>
+          one(await post(zone.id, hostname, type, address, settings.ttl ?? current?.ttl ?? NEW_RECORD_TTL)),
+        delete: (record) => call("DELETE", `${recordsPath(zone.id)}/${encodeURIComponent(String(record.id))}`),
+      });
+      return result.ok ? { ok: true, value: recordSet(result.value) } : result;
     },
   };
 }
@@ -196,6 +212,7 @@ export const namecom = defineService({
     { requests: 2700, perSeconds: 3600 },
   ],
   holdsTxt: true,
+  holdsAddressSets: true,
   createClient(credentials, _options, context) {
     const api = createNamecomApi({ username: credentials.username ?? "", token: credentials.token ?? "" }, context);
     return zoneClient(api, api.txt);

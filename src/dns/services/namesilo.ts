@@ -21,6 +21,7 @@ import { isObject } from "../../util/json";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { FailureCause, Step } from "../provider";
 import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, relativeName } from "../zones";
@@ -78,6 +79,7 @@ export function createNamesiloApi(credentials: { api_key: string }, context: Cli
       id: String(first.record_id),
       values: records.map((r) => String(r.value)),
       ...(Number.isInteger(ttl) && ttl > 0 ? { ttl } : {}),
+      members: records,
     };
   }
 
@@ -94,6 +96,25 @@ export function createNamesiloApi(credentials: { api_key: string }, context: Cli
     if (id === undefined) return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
     return { ok: true, value: { id, values: [address], ttl } };
   }
+
+  /** An update without `rrttl` would reset the TTL, so it is always sent. */
+  const update = (domain: string, hostname: string, id: string, address: string, ttl: number) =>
+    call("dnsUpdateRecord", {
+      domain,
+      rrid: id,
+      rrhost: relativeName(hostname, domain),
+      rrvalue: address,
+      rrttl: String(ttl),
+    });
+
+  const add = (domain: string, hostname: string, type: string, address: string, ttl: number) =>
+    call("dnsAddRecord", {
+      domain,
+      rrtype: type,
+      rrhost: relativeName(hostname, domain),
+      rrvalue: address,
+      rrttl: String(ttl),
+    });
 
   // One record per value, its value the text itself; removed by id (dnsDeleteRecord).
   const txt = txtRecords({
@@ -153,26 +174,34 @@ export function createNamesiloApi(credentials: { api_key: string }, context: Cli
 
     async updateRecordSet(zone, hostname, _type, current, address, settings) {
       const ttl = settings.ttl ?? current.ttl ?? NEW_RECORD_TTL;
-      const answer = await call("dnsUpdateRecord", {
-        domain: zone.id,
-        rrid: current.id,
-        rrhost: relativeName(hostname, zone.id),
-        rrvalue: address,
-        rrttl: String(ttl),
-      });
-      return written(answer, current.id, address, ttl);
+      return written(await update(zone.id, hostname, current.id, address, ttl), current.id, address, ttl);
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
       const ttl = settings.ttl ?? NEW_RECORD_TTL;
-      const answer = await call("dnsAddRecord", {
-        domain: zone.id,
-        rrtype: type,
-        rrhost: relativeName(hostname, zone.id),
-        rrvalue: address,
-        rrttl: String(ttl),
+      return written(await add(zone.id, hostname, type, address, ttl), undefined, address, ttl);
+    },
+
+    // One record per address: only the difference is sent, a record whose address goes updated to
+    // hold a new one (its TTL sent back), never another record of the name touched.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const record = (set: Step<RecordSet>): Step<Record<string, unknown>> =>
+        set.ok ? { ok: true, value: { record_id: set.value.id, value: set.value.values[0], ttl: set.value.ttl } } : set;
+      const result = await writePerAddress(current?.members ?? [], addresses, {
+        address: (held) => String(held.value),
+        stale: (held) => settings.ttl !== undefined && Number(held.ttl) !== settings.ttl,
+        async edit(held, address) {
+          const ttl = settings.ttl ?? (Number(held.ttl) || NEW_RECORD_TTL);
+          const id = String(held.record_id);
+          return record(written(await update(zone.id, hostname, id, address, ttl), id, address, ttl));
+        },
+        async create(address) {
+          const ttl = settings.ttl ?? current?.ttl ?? NEW_RECORD_TTL;
+          return record(written(await add(zone.id, hostname, type, address, ttl), undefined, address, ttl));
+        },
+        delete: (held) => call("dnsDeleteRecord", { domain: zone.id, rrid: String(held.record_id) }),
       });
-      return written(answer, undefined, address, ttl);
+      return result.ok ? { ok: true, value: recordSet(result.value) } : result;
     },
   };
 }
@@ -228,6 +257,7 @@ export const namesilo = defineService({
   // NameSilo publishes no limit for its API; ddnsd keeps to one request a second.
   rateLimits: [{ requests: 1, perSeconds: 1 }],
   holdsTxt: true,
+  holdsAddressSets: true,
   createClient(credentials, _options, context) {
     const api = createNamesiloApi({ api_key: credentials.api_key ?? "" }, context);
     return zoneClient(api, api.txt);

@@ -22,7 +22,7 @@ import type { Step } from "../provider";
 import { namedZone, type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
 import { txtRecords, unquotedTxt } from "../txt";
-import { candidateZones, failedCheck, noZoneMessage, relativeName } from "../zones";
+import { candidateZones, failedCheck, noZoneMessage, relativeName, sameAddress } from "../zones";
 
 const SERVICE = "Netcup";
 /**
@@ -136,7 +136,12 @@ export function createNetcupApi(
     record.type === type && String(record.hostname ?? "").toLowerCase() === host && record.deleterecord !== true;
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    return { id: String(records[0]!.id), values: records.map((r) => String(r.destination)), raw: records[0] };
+    return {
+      id: String(records[0]!.id),
+      values: records.map((r) => String(r.destination)),
+      raw: records[0],
+      members: records,
+    };
   }
 
   async function write(
@@ -242,6 +247,36 @@ export function createNetcupApi(
         (r) => matches(r, host, type) && r.destination === address,
       );
     },
+
+    // One record per address, and one updateDnsRecords takes every change of the set together: a
+    // record whose address goes is sent back with a new destination (its id and priority kept) or
+    // with `deleterecord: true`, a new address left over goes without an id. Records that stay are
+    // not sent; Netcup keeps the zone's TTL for all of them.
+    async writeAddressSet(zone, hostname, type, current, addresses) {
+      const host = hostnameIn(hostname, zone.id);
+      const records = current?.members ?? [];
+      const spare = records.filter((r) => !addresses.some((address) => sameAddress(String(r.destination), address)));
+      const changes: Record<string, unknown>[] = [];
+      for (const address of addresses) {
+        if (records.some((r) => sameAddress(String(r.destination), address))) continue;
+        const reused = spare.shift();
+        changes.push(
+          reused === undefined
+            ? { hostname: host, type, destination: address, deleterecord: false }
+            : { ...reused, destination: address, deleterecord: false },
+        );
+      }
+      for (const record of spare) changes.push({ ...record, deleterecord: true });
+      if (changes.length === 0 && current !== null) return { ok: true, value: current };
+      const answer = await succeed("updateDnsRecords", { domainname: zone.id, dnsrecordset: { dnsrecords: changes } });
+      if (!answer.ok) return answer;
+      const written = recordsOf(answer.value).filter(
+        (r) => matches(r, host, type) && addresses.some((address) => sameAddress(String(r.destination), address)),
+      );
+      return written.length === addresses.length
+        ? { ok: true, value: recordSet(written) }
+        : failed(`${SERVICE}: the written records are not all in the answer`, { cause: "refused" });
+    },
   };
 }
 
@@ -298,6 +333,7 @@ export const netcup = defineService({
   // Netcup documents no request limit; ddnsd keeps to a gentle pace of its own.
   rateLimits: [{ requests: 2, perSeconds: 1 }],
   holdsTxt: true,
+  holdsAddressSets: true,
   createClient(credentials, _options, context) {
     const api = createNetcupApi(
       {

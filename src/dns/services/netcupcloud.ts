@@ -29,7 +29,7 @@ import type { Step } from "../provider";
 import { namedZone, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
-import { candidateZones, noZoneMessage, relativeName } from "../zones";
+import { candidateZones, noZoneMessage, relativeName, sameAddress } from "../zones";
 
 const SERVICE = "Netcup CloudDNS";
 /** A new record's TTL when the domain's config names none. */
@@ -209,6 +209,7 @@ export function createNetcupCloudApi(
           values: found.map((r) => String(r.rdata)),
           ...(Number.isInteger(ttl) ? { ttl } : {}),
           raw: first,
+          members: found,
         },
       };
     },
@@ -228,6 +229,32 @@ export function createNetcupCloudApi(
       const name = nameIn(hostname, zone.id);
       const done = await changeset(zone.id, { create: [{ name, type, rdata: address, ttl }] });
       return done.ok ? { ok: true, value: { id: `${name}/${type}`, values: [address], ttl } } : done;
+    },
+
+    // One committed changeset writes the set's difference at once: each record whose address goes
+    // deleted as read, each new address created with the set's TTL (a record that stays is sent only
+    // for a TTL the config changes, deleted and created anew).
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const name = nameIn(hostname, zone.id);
+      const ttl = settings.ttl ?? current?.ttl ?? NEW_RECORD_TTL;
+      const records = (current?.members ?? []).map((r) => ({
+        name: typeof r.name === "string" ? r.name : name,
+        type,
+        rdata: String(r.rdata ?? ""),
+        ttl: Number.isInteger(Number(r.ttl)) ? Number(r.ttl) : ttl,
+      }));
+      const gone = records.filter(
+        (r) =>
+          !addresses.some((address) => sameAddress(r.rdata, address)) ||
+          (settings.ttl !== undefined && r.ttl !== settings.ttl),
+      );
+      const kept = records.filter((r) => !gone.includes(r));
+      const create = addresses
+        .filter((address) => !kept.some((r) => sameAddress(r.rdata, address)))
+        .map((rdata) => ({ name, type, rdata, ttl }));
+      const done = await changeset(zone.id, { create, ...(gone.length > 0 ? { delete: gone } : {}) });
+      const id = current?.id ?? `${name}/${type}`;
+      return done.ok ? { ok: true, value: { id, values: [...addresses], ttl } } : done;
     },
   };
 }
@@ -307,6 +334,7 @@ export const netcupcloud = defineService({
   // netcup documents no request limit; ddnsd keeps to a gentle pace of its own.
   rateLimits: [{ requests: 2, perSeconds: 1 }],
   holdsTxt: true,
+  holdsAddressSets: true,
   createClient(credentials, _options, context) {
     const api = createNetcupCloudApi({ api_key: (credentials.api_key ?? "").trim() }, context);
     return zoneClient(api, api.txt);

@@ -31,6 +31,7 @@ import {
   zoneClient,
   zonesNamed,
 } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, relativeName } from "../zones";
@@ -116,7 +117,7 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
   }
 
   function recordSet(records: Row[]): RecordSet {
-    return recordSetOf(records, "content");
+    return { ...recordSetOf(records, "content"), members: records };
   }
 
   function written(answer: Step<Row>, sent: Row): Step<RecordSet> {
@@ -124,6 +125,33 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
     // The answer is the record as stored; what was sent fills in whatever it leaves out.
     return writtenSet(SERVICE, { ...sent, ...answer.value }, recordSet);
   }
+
+  /** The record as read with the new content: its name, type and TTL go back as they were. */
+  async function edit(domain: string, hostname: string, type: string, raw: Row, address: string, ttl: unknown) {
+    const sent: Row = {
+      domain,
+      id: raw.id,
+      name: typeof raw.name === "string" ? raw.name : relativeName(hostname, domain, APEX),
+      type,
+      content: address,
+      ...(ttl === undefined ? {} : { ttl }),
+    };
+    return written(await rpc("edit-record", sent), { ...raw, ...sent });
+  }
+
+  async function add(domain: string, hostname: string, type: string, address: string, ttl: number) {
+    const sent: Row = {
+      domain,
+      name: relativeName(hostname, domain, APEX),
+      type,
+      content: address,
+      ttl: njallaTtl(ttl),
+    };
+    return written(await rpc("add-record", sent), sent);
+  }
+
+  /** One record of a written set. */
+  const member = (set: Step<RecordSet>): Step<Row> => (set.ok ? { ok: true, value: asObject(set.value.raw) } : set);
 
   // One record per value, its content the text itself; removed by id (remove-record).
   const txt = txtRecords({
@@ -182,31 +210,28 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
       const raw = asObject(current.raw);
-      // The record as read with the new content: its name, type and TTL go back as they were.
-      const sent: Row = {
-        domain: zone.id,
-        id: raw.id ?? current.id,
-        name: typeof raw.name === "string" ? raw.name : relativeName(hostname, zone.id, APEX),
-        type,
-        content: address,
-        ...(settings.ttl !== undefined
-          ? { ttl: njallaTtl(settings.ttl) }
-          : current.ttl !== undefined
-            ? { ttl: current.ttl }
-            : {}),
-      };
-      return written(await rpc("edit-record", sent), { ...raw, ...sent });
+      const ttl = settings.ttl !== undefined ? njallaTtl(settings.ttl) : current.ttl;
+      return edit(zone.id, hostname, type, { ...raw, id: raw.id ?? current.id }, address, ttl);
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
-      const sent: Row = {
-        domain: zone.id,
-        name: relativeName(hostname, zone.id, APEX),
-        type,
-        content: address,
-        ttl: njallaTtl(settings.ttl ?? NEW_RECORD_TTL),
-      };
-      return written(await rpc("add-record", sent), sent);
+      return add(zone.id, hostname, type, address, settings.ttl ?? NEW_RECORD_TTL);
+    },
+
+    // One record per address: only the difference is sent, a record whose address goes edited to
+    // hold a new one, never another record of the name touched.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const ttl = settings.ttl === undefined ? undefined : njallaTtl(settings.ttl);
+      const result = await writePerAddress(current?.members ?? [], addresses, {
+        address: (record) => String(record.content),
+        stale: (record) => ttl !== undefined && record.ttl !== ttl,
+        edit: async (record, address) =>
+          member(await edit(zone.id, hostname, type, record, address, ttl ?? record.ttl)),
+        create: async (address) =>
+          member(await add(zone.id, hostname, type, address, settings.ttl ?? current?.ttl ?? NEW_RECORD_TTL)),
+        delete: (record) => rpc("remove-record", { domain: zone.id, id: record.id }),
+      });
+      return result.ok ? { ok: true, value: recordSet(result.value) } : result;
     },
 
     storedTtl: njallaTtl,
@@ -236,6 +261,7 @@ export const njalla = defineService({
   defaultApiUrl: "https://njal.la/api/1",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
   holdsTxt: true,
+  holdsAddressSets: true,
   createClient(credentials, _options, context) {
     const api = createNjallaApi({ token: credentials.token ?? "" }, context);
     return zoneClient(api, api.txt);

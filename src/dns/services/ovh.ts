@@ -23,6 +23,7 @@ import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type TxtApi, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, relativeName } from "../zones";
@@ -97,7 +98,7 @@ export function createOvhApi(credentials: Credentials, context: ClientContext): 
   const zonePath = (zone: string) => `/domain/zone/${encodeURIComponent(zone)}`;
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    return recordSetOf(records, "target");
+    return { ...recordSetOf(records, "target"), members: records };
   }
 
   /** Publishes the zone's changes; a change not refreshed is not served, so a failed refresh is remembered. */
@@ -218,6 +219,54 @@ export function createOvhApi(credentials: Credentials, context: ClientContext): 
       return published.ok ? { ok: true, value: recordSet([record]) } : published;
     },
 
+    // One record per address: only the difference is sent (a record whose address goes PUT to hold
+    // a new one, its TTL kept), then one refresh publishes every change of the set together. A
+    // failure midway leaves the changes before it written: the zone is refreshed on the next attempt.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      let changed = false;
+      const changing = async (answer: Step<JsonAnswer>): Promise<Step<JsonAnswer>> => {
+        if (answer.ok) changed = true;
+        return answer;
+      };
+      const result = await writePerAddress(current?.members ?? [], addresses, {
+        address: (record) => String(record.target),
+        stale: (record) => settings.ttl !== undefined && record.ttl !== settings.ttl,
+        async edit(record, address) {
+          const ttl = settings.ttl === undefined ? {} : { ttl: settings.ttl };
+          const put = await changing(
+            await call("PUT", `${zonePath(zone.id)}/record/${encodeURIComponent(String(record.id))}`, {
+              target: address,
+              ...ttl,
+            }),
+          );
+          return put.ok ? { ok: true, value: { ...record, target: address, ...ttl } } : put;
+        },
+        async create(address) {
+          const created = await changing(
+            await call("POST", `${zonePath(zone.id)}/record`, {
+              fieldType: type,
+              subDomain: relativeName(hostname, zone.id),
+              target: address,
+              ttl: settings.ttl ?? current?.ttl ?? 0,
+            }),
+          );
+          if (!created.ok) return created;
+          const record = created.value.body;
+          return isObject(record) && record.id !== undefined
+            ? { ok: true, value: record }
+            : failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
+        },
+        delete: async (record) =>
+          changing(await call("DELETE", `${zonePath(zone.id)}/record/${encodeURIComponent(String(record.id))}`)),
+      });
+      if (!result.ok) {
+        if (changed) unpublished.add(pendingKey(zone.id));
+        return result;
+      }
+      const published = changed ? await refresh(zone.id) : ({ ok: true, value: null } as const);
+      return published.ok ? { ok: true, value: recordSet(result.value) } : published;
+    },
+
     describe(set) {
       return set.ttl === undefined ? [] : [set.ttl === 0 ? "ttl zone default" : `ttl ${set.ttl}`];
     },
@@ -275,6 +324,7 @@ export const ovh = defineService({
   // OVH documents no request limit for these calls; ddnsd keeps to a gentle pace of its own.
   rateLimits: [{ requests: 5, perSeconds: 1 }],
   holdsTxt: true,
+  holdsAddressSets: true,
   createClient(credentials, _options, context) {
     const api = createOvhApi(
       {

@@ -15,6 +15,7 @@ import { isObject, objectsIn, parseJson } from "../../util/json";
 import { failed, failedAnswer, throttleWait } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type TxtApi, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, relativeName } from "../zones";
@@ -160,6 +161,34 @@ export function createPorkbunApi(
       if (id === "") return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
       return { ok: true, value: recordSet([{ ...fields, id }]) };
     },
+
+    // One record per address: only the difference is sent, a record whose address goes edited to
+    // hold a new one (its notes and priority sent back), never another record of the name touched.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const ttl = String(settings.ttl ?? current?.ttl ?? MIN_TTL);
+      const sub = relativeName(hostname, zone.id);
+      const written = await writePerAddress(current?.members ?? [], addresses, {
+        address: (record) => String(record.content),
+        stale: (record) => settings.ttl !== undefined && Number(record.ttl) !== settings.ttl,
+        async edit(record, address) {
+          const fields: Record<string, unknown> = { type, name: sub, content: address, ttl };
+          if (record.prio !== undefined && record.prio !== null) fields.prio = String(record.prio);
+          if (typeof record.notes === "string") fields.notes = record.notes;
+          const edited = await call(`/dns/edit/${zone.id}/${encodeURIComponent(idOf(record))}`, fields);
+          return edited.ok ? { ok: true, value: { ...record, ...fields } } : edited;
+        },
+        async create(address) {
+          const fields = { name: sub, type, content: address, ttl };
+          const created = await call(`/dns/create/${zone.id}`, fields);
+          if (!created.ok) return created;
+          const id = idOf(created.value);
+          if (id === "") return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
+          return { ok: true, value: { ...fields, id } };
+        },
+        delete: (record) => call(`/dns/delete/${zone.id}/${encodeURIComponent(idOf(record))}`),
+      });
+      return written.ok ? { ok: true, value: recordSet(written.value) } : written;
+    },
   };
 }
 
@@ -172,6 +201,7 @@ function recordSet(records: Record<string, unknown>[]): RecordSet {
     values: records.map((record) => String(record.content)),
     ...(first.ttl !== undefined && Number.isFinite(ttl) ? { ttl } : {}),
     raw: first,
+    members: records,
   };
 }
 
@@ -203,6 +233,7 @@ export const porkbun = defineService({
   // About one request a second per key; beyond it Porkbun answers 503 pages.
   rateLimits: [{ requests: 1, perSeconds: 1.25 }],
   holdsTxt: true,
+  holdsAddressSets: true,
   createClient(credentials, _options, context) {
     const api = createPorkbunApi(
       { api_key: credentials.api_key ?? "", secret_api_key: credentials.secret_api_key ?? "" },

@@ -24,7 +24,7 @@ import type { RecordType, Step } from "../provider";
 import { type RecordSet, type TxtApi, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, quotedTxt, txtRecords, unquotedTxt } from "../txt";
-import { acceptedCounting, relativeName } from "../zones";
+import { acceptedCounting, relativeName, sameAddress } from "../zones";
 
 const SERVICE = "Scaleway";
 /** A new record's TTL when the config names none: the console's default. */
@@ -90,6 +90,7 @@ export function createScalewayApi(
       values: records.map((r) => String(r.data)),
       ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}),
       raw: first,
+      members: records,
     };
   }
 
@@ -195,6 +196,48 @@ export function createScalewayApi(
         record,
       );
     },
+
+    // One record per address, and one PATCH takes every change of the set together: a record whose
+    // address goes is `set` to a new address (its comment and priority kept) or deleted by id, a new
+    // address left over is added; a record that stays is sent only for a TTL the config changes.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const name = relativeName(hostname, zone.name!);
+      const records = current?.members ?? [];
+      const spare = records.filter((r) => !addresses.some((address) => sameAddress(String(r.data), address)));
+      const ttlOf = (r: Record<string, unknown>) =>
+        settings.ttl ?? (typeof r.ttl === "number" ? r.ttl : (current?.ttl ?? NEW_RECORD_TTL));
+      const changes: Record<string, unknown>[] = [];
+      const result: Record<string, unknown>[] = [];
+      const set = (held: Record<string, unknown>, address: string) => {
+        const record = recordFields(name, type, address, ttlOf(held), held);
+        changes.push({ set: { id_fields: { name, type, data: held.data }, records: [record] } });
+        result.push({ ...held, ...record });
+      };
+      for (const address of addresses) {
+        const holding = records.find((r) => sameAddress(String(r.data), address));
+        if (holding !== undefined) {
+          if (settings.ttl !== undefined && holding.ttl !== settings.ttl) set(holding, address);
+          else result.push(holding);
+          continue;
+        }
+        const reused = spare.shift();
+        if (reused !== undefined) set(reused, address);
+        else {
+          const record = recordFields(name, type, address, settings.ttl ?? current?.ttl ?? NEW_RECORD_TTL, {});
+          changes.push({ add: { records: [record] } });
+          result.push(record);
+        }
+      }
+      for (const record of spare) changes.push({ delete: { id: record.id } });
+      const patched = staleOn404(
+        await call("PATCH", recordsPath(zone.id), {
+          changes,
+          return_all_records: false,
+          disallow_new_zone_creation: true,
+        }),
+      );
+      return patched.ok ? { ok: true, value: recordSet(result)! } : patched;
+    },
   };
 }
 
@@ -261,6 +304,7 @@ export const scaleway = defineService({
   // Scaleway publishes no request rate for the Domains and DNS API; ddnsd keeps to a modest pace.
   rateLimits: [{ requests: 5, perSeconds: 1 }],
   holdsTxt: true,
+  holdsAddressSets: true,
   createClient(credentials, _options, context) {
     const api = createScalewayApi({ secret_key: (credentials.secret_key ?? "").trim() }, context);
     return zoneClient(api, api.txt);

@@ -147,6 +147,49 @@ export function createSelectelApi(
     };
   }
 
+  /**
+   * Writes the rrset whole: the PATCH form replaces the records and TTL, so the TTL read and the
+   * comment are sent back, and an address that stays keeps whether it is disabled; a POST creates it.
+   */
+  async function writeSet(
+    zone: string,
+    hostname: string,
+    type: string,
+    current: RecordSet | null,
+    addresses: readonly string[],
+    asked: number | undefined,
+  ): Promise<Step<RecordSet>> {
+    if (current === null) {
+      const ttl = asked ?? NEW_RECORD_TTL;
+      const post = await call("POST", rrsetPath(zone), {
+        name: `${hostname}.`,
+        type,
+        ttl,
+        records: addresses.map((content) => ({ content, disabled: false })),
+      });
+      if (!post.ok) return staleOn404(post);
+      const created = asObject(post.value.body);
+      if (idOf(created) === "")
+        return failed(`${SERVICE}: the created record set came back without an id`, { cause: "unreachable" });
+      return { ok: true, value: recordSet(created) };
+    }
+    const read = asObject(current.raw);
+    const old = objectsIn(read.records);
+    const ttl = asked ?? current.ttl ?? NEW_RECORD_TTL;
+    const records = addresses.map((content, at) => {
+      // One address in, one out: the record written over is the one read (its disabled flag kept).
+      const held = old.find((r) => r.content === content) ?? (addresses.length === 1 ? old[at] : undefined);
+      return { content, disabled: held?.disabled === true };
+    });
+    const patch = await call("PATCH", `${rrsetPath(zone)}/${encodeURIComponent(current.id)}`, {
+      ttl,
+      records,
+      ...(typeof read.comment === "string" && read.comment !== "" ? { comment: read.comment } : {}),
+    });
+    if (!patch.ok) return staleOn404(patch);
+    return { ok: true, value: { id: current.id, values: [...addresses], ttl } };
+  }
+
   // An rrset holds every value of the name, each record's content the text in quotes: a PATCH
   // writes its records whole (TTL and comment kept), a POST creates it, a DELETE removes it once empty.
   const txt = txtSet({
@@ -226,33 +269,17 @@ export function createSelectelApi(
       return { ok: true, value: rrset === undefined ? null : recordSet(rrset) };
     },
 
-    async updateRecordSet(zone, _hostname, _type, current, address, settings) {
-      const read = asObject(current.raw);
-      const [first] = objectsIn(read.records);
-      const ttl = settings.ttl ?? current.ttl ?? NEW_RECORD_TTL;
-      // The PATCH form replaces the records and TTL; the comment is sent back so it stays.
-      const patch = await call("PATCH", `${rrsetPath(zone.id)}/${encodeURIComponent(current.id)}`, {
-        ttl,
-        records: [{ content: address, disabled: first?.disabled === true }],
-        ...(typeof read.comment === "string" && read.comment !== "" ? { comment: read.comment } : {}),
-      });
-      if (!patch.ok) return staleOn404(patch);
-      return { ok: true, value: { id: current.id, values: [address], ttl } };
+    async updateRecordSet(zone, hostname, type, current, address, settings) {
+      return writeSet(zone.id, hostname, type, current, [address], settings.ttl);
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
-      const ttl = settings.ttl ?? NEW_RECORD_TTL;
-      const post = await call("POST", rrsetPath(zone.id), {
-        name: `${hostname}.`,
-        type,
-        ttl,
-        records: [{ content: address, disabled: false }],
-      });
-      if (!post.ok) return staleOn404(post);
-      const created = asObject(post.value.body);
-      if (idOf(created) === "")
-        return failed(`${SERVICE}: the created record set came back without an id`, { cause: "unreachable" });
-      return { ok: true, value: recordSet(created) };
+      return writeSet(zone.id, hostname, type, null, [address], settings.ttl);
+    },
+
+    // The rrset holds every address of the name: one PATCH (or POST) writes the set whole.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      return writeSet(zone.id, hostname, type, current, addresses, settings.ttl);
     },
   };
 }
@@ -332,6 +359,7 @@ export const selectel = defineService({
   // Selectel publishes no request limit for its DNS API: ddnsd keeps to two requests a second.
   rateLimits: [{ requests: 2, perSeconds: 1 }],
   holdsTxt: true,
+  holdsAddressSets: true,
   createClient(credentials, options, context) {
     const api = createSelectelApi(
       {

@@ -27,6 +27,7 @@ import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError }
 import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type TxtApi, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { tc3Authorization } from "../signing/tc3";
 import { txtRecords, unquotedTxt } from "../txt";
@@ -104,6 +105,44 @@ export function createTencentCloudApi(
     return { ok: true, value: { names, total: Number(counts.AllTotal ?? counts.DomainTotal ?? Number.NaN) } };
   }
 
+  /** ModifyRecord replaces whatever it is not sent: the line, TTL, weight, status and remark go back as read. */
+  async function modify(
+    domain: string,
+    type: string,
+    id: string,
+    kept: Kept,
+    address: string,
+    ttl: number,
+  ): Promise<Step<string>> {
+    const modified = await call("ModifyRecord", {
+      Domain: domain,
+      RecordId: Number(id),
+      SubDomain: kept.name,
+      RecordType: type,
+      RecordLine: kept.line,
+      ...(kept.lineId === undefined ? {} : { RecordLineId: kept.lineId }),
+      Value: address,
+      TTL: ttl,
+      ...(kept.weight === undefined ? {} : { Weight: kept.weight }),
+      ...(kept.status === undefined ? {} : { Status: kept.status }),
+      ...(kept.remark === undefined ? {} : { Remark: kept.remark }),
+    });
+    return modified.ok ? { ok: true, value: String(modified.value.RecordId ?? id) } : modified;
+  }
+
+  async function create(domain: string, type: string, kept: Kept, address: string, ttl: number): Promise<Step<string>> {
+    const created = await call("CreateRecord", {
+      Domain: domain,
+      SubDomain: kept.name,
+      RecordType: type,
+      RecordLine: kept.line,
+      ...(kept.lineId === undefined ? {} : { RecordLineId: kept.lineId }),
+      Value: address,
+      TTL: ttl,
+    });
+    return created.ok ? { ok: true, value: String(created.value.RecordId ?? "") } : created;
+  }
+
   // One record per value (on the default line), its Value the text itself; removed by id (DeleteRecord).
   const txt = txtRecords({
     async list(zone, name) {
@@ -174,61 +213,79 @@ export function createTencentCloudApi(
       );
       const [first] = records;
       if (first === undefined) return { ok: true, value: null };
-      const kept: Kept = {
-        name: String(first.Name),
-        line: typeof first.Line === "string" ? first.Line : DEFAULT_LINE,
-        ...(typeof first.LineId === "string" ? { lineId: first.LineId } : {}),
-        ...(typeof first.Weight === "number" ? { weight: first.Weight } : {}),
-        ...(typeof first.Status === "string" ? { status: first.Status } : {}),
-        ...(typeof first.Remark === "string" && first.Remark !== "" ? { remark: first.Remark } : {}),
-      };
+      const kept = keptOf(first);
       const set: RecordSet = {
         id: String(first.RecordId ?? ""),
         // One record per resolution line: several lines are several addresses, which the reconciler leaves alone.
         values: records.map((r) => String(r.Value ?? "")),
         ...(typeof first.TTL === "number" ? { ttl: first.TTL } : {}),
         raw: kept,
+        members: records,
       };
       return { ok: true, value: set };
     },
 
     async updateRecordSet(zone, _hostname, type, current, address, settings) {
-      const kept = current.raw as Kept;
       const ttl = settings.ttl ?? current.ttl ?? NEW_RECORD_TTL;
-      // ModifyRecord replaces whatever it is not sent: the line, TTL, weight, status and remark go back as read.
-      const modified = await call("ModifyRecord", {
-        Domain: zone.id,
-        RecordId: Number(current.id),
-        SubDomain: kept.name,
-        RecordType: type,
-        RecordLine: kept.line,
-        ...(kept.lineId === undefined ? {} : { RecordLineId: kept.lineId }),
-        Value: address,
-        TTL: ttl,
-        ...(kept.weight === undefined ? {} : { Weight: kept.weight }),
-        ...(kept.status === undefined ? {} : { Status: kept.status }),
-        ...(kept.remark === undefined ? {} : { Remark: kept.remark }),
-      });
+      const modified = await modify(zone.id, type, current.id, current.raw as Kept, address, ttl);
       if (!modified.ok) return modified;
-      return {
-        ok: true,
-        value: { id: String(modified.value.RecordId ?? current.id), values: [address], ttl, raw: kept },
-      };
+      return { ok: true, value: { id: modified.value, values: [address], ttl, raw: current.raw } };
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
       const ttl = settings.ttl ?? NEW_RECORD_TTL;
       const kept: Kept = { name: relativeName(hostname, zone.id, "@"), line: DEFAULT_LINE };
-      const created = await call("CreateRecord", {
-        Domain: zone.id,
-        SubDomain: kept.name,
-        RecordType: type,
-        RecordLine: kept.line,
-        Value: address,
-        TTL: ttl,
-      });
+      const created = await create(zone.id, type, kept, address, ttl);
       if (!created.ok) return created;
-      return { ok: true, value: { id: String(created.value.RecordId ?? ""), values: [address], ttl, raw: kept } };
+      return { ok: true, value: { id: created.value, values: [address], ttl, raw: kept } };
+    },
+
+    // One record per address: only the difference is sent, a record whose address goes modified to
+    // hold a new one (its line, weight, status and remark sent back), a new one created on the line
+    // of the name's first record, never another record of the name touched.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const first = current?.raw as Kept | undefined;
+      const line: Kept = {
+        name: relativeName(hostname, zone.id, "@"),
+        line: first?.line ?? DEFAULT_LINE,
+        ...(first?.lineId === undefined ? {} : { lineId: first.lineId }),
+      };
+      const ttlOf = (record: Record<string, unknown>) =>
+        settings.ttl ?? (typeof record.TTL === "number" ? record.TTL : NEW_RECORD_TTL);
+      const result = await writePerAddress(current?.members ?? [], addresses, {
+        address: (record) => String(record.Value ?? ""),
+        stale: (record) => settings.ttl !== undefined && record.TTL !== settings.ttl,
+        async edit(record, address) {
+          const ttl = ttlOf(record);
+          const modified = await modify(zone.id, type, String(record.RecordId), keptOf(record), address, ttl);
+          return modified.ok
+            ? { ok: true, value: { ...record, RecordId: modified.value, Value: address, TTL: ttl } }
+            : modified;
+        },
+        async create(address) {
+          const ttl = settings.ttl ?? current?.ttl ?? NEW_RECORD_TTL;
+          const created = await create(zone.id, type, line, address, ttl);
+          return created.ok
+            ? {
+                ok: true,
+                value: { RecordId: created.value, Name: line.name, Line: line.line, Value: address, TTL: ttl },
+              }
+            : created;
+        },
+        delete: (record) => call("DeleteRecord", { Domain: zone.id, RecordId: Number(record.RecordId) }),
+      });
+      if (!result.ok) return result;
+      const [head] = result.value;
+      return {
+        ok: true,
+        value: {
+          id: String(head?.RecordId ?? ""),
+          values: result.value.map((record) => String(record.Value)),
+          ...(typeof head?.TTL === "number" ? { ttl: head.TTL } : {}),
+          raw: head === undefined ? line : keptOf(head),
+          members: result.value,
+        },
+      };
     },
 
     describe(set) {
@@ -239,6 +296,18 @@ export function createTencentCloudApi(
         ...(kept?.status === "DISABLE" ? ["disabled"] : []),
       ];
     },
+  };
+}
+
+/** What a ModifyRecord of this record must send back, as read. */
+function keptOf(record: Record<string, unknown>): Kept {
+  return {
+    name: String(record.Name),
+    line: typeof record.Line === "string" ? record.Line : DEFAULT_LINE,
+    ...(typeof record.LineId === "string" ? { lineId: record.LineId } : {}),
+    ...(typeof record.Weight === "number" ? { weight: record.Weight } : {}),
+    ...(typeof record.Status === "string" ? { status: record.Status } : {}),
+    ...(typeof record.Remark === "string" && record.Remark !== "" ? { remark: record.Remark } : {}),
   };
 }
 
@@ -304,6 +373,7 @@ export const tencentcloud = defineService({
   // DNSPod allows 20 requests a second per API by default; ddnsd stays well under it.
   rateLimits: [{ requests: 10, perSeconds: 1 }],
   holdsTxt: true,
+  holdsAddressSets: true,
   createClient(credentials, _options, context) {
     const api = createTencentCloudApi(
       { secret_id: credentials.secret_id ?? "", secret_key: credentials.secret_key ?? "" },

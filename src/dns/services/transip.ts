@@ -17,6 +17,7 @@ import { asObject, isObject, objectsIn } from "../../util/json";
 import { type BearerToken, bearerCalls, failed, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService } from "../service";
 import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, relativeName } from "../zones";
@@ -102,6 +103,7 @@ export function createTransipApi(
       values: entries.map((e) => String(e.content)),
       ...(typeof first.expire === "number" ? { ttl: first.expire } : {}),
       raw: first,
+      members: entries,
     };
   }
 
@@ -169,6 +171,27 @@ export function createTransipApi(
       return answer.ok ? { ok: true, value: recordSet([entry]) } : answer;
     },
 
+    // One entry per address: only the difference is sent, each new address POSTed with the set's
+    // expire and each address that goes DELETEd by its four fields. No entry is PATCHed: TransIP names
+    // the entry a PATCH changes by name, expire and type alone, which several entries of a set share.
+    async writeAddressSet(zone, hostname, type, current, addresses) {
+      const name = relativeName(hostname, zone.id, "@");
+      const expire = current?.ttl ?? NEW_ENTRY_EXPIRE;
+      const result = await writePerAddress(current?.members ?? [], addresses, {
+        address: (entry) => String(entry.content),
+        async create(address) {
+          const entry = { name, expire, type, content: address };
+          const answer = await call("POST", dnsPath(zone.id), { dnsEntry: entry });
+          return answer.ok ? { ok: true, value: entry } : answer;
+        },
+        delete: (entry) =>
+          call("DELETE", dnsPath(zone.id), {
+            dnsEntry: { name: entry.name, expire: entry.expire, type: entry.type, content: entry.content },
+          }),
+      });
+      return result.ok ? { ok: true, value: recordSet(result.value) } : result;
+    },
+
     describe(set) {
       return set.ttl === undefined ? [] : [`expire ${set.ttl}`];
     },
@@ -216,6 +239,7 @@ export const transip = defineService({
   // TransIP allows about 1,000 requests a minute per account (UNSURE); ddnsd stays well under.
   rateLimits: [{ requests: 10, perSeconds: 1 }],
   holdsTxt: true,
+  holdsAddressSets: true,
   createClient(credentials, _options, context) {
     const api = createTransipApi(
       { login: credentials.login ?? "", private_key: credentials.private_key ?? "" },

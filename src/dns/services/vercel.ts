@@ -28,6 +28,7 @@ import {
   type ZoneApi,
   zoneClient,
 } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, longestZone, noZoneMessage, relativeName } from "../zones";
@@ -110,7 +111,47 @@ export function createVercelApi(
   const recordsPath = (domain: string) => `/v5/domains/${encodeURIComponent(domain)}/records`;
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    return recordSetOf(records, "value");
+    return { ...recordSetOf(records, "value"), members: records };
+  }
+
+  /** Only what changes is sent: the record keeps its TTL (unless the config names one) and comment. */
+  async function patch(
+    record: Record<string, unknown>,
+    type: string,
+    address: string,
+    ttl: number | undefined,
+  ): Promise<Step<Record<string, unknown>>> {
+    const patched = await call(
+      "PATCH",
+      `/v1/domains/records/${encodeURIComponent(String(record.id))}`,
+      {},
+      { value: address, ...(ttl === undefined ? {} : { ttl }) },
+    );
+    if (!patched.ok) return patched;
+    const answered = asObject(patched.value.body);
+    const kept = typeof answered.ttl === "number" ? answered.ttl : (ttl ?? record.ttl);
+    return { ok: true, value: { ...record, type, value: address, ...(kept === undefined ? {} : { ttl: kept }) } };
+  }
+
+  async function create(
+    domain: string,
+    hostname: string,
+    type: string,
+    address: string,
+    ttl: number,
+  ): Promise<Step<Record<string, unknown>>> {
+    const name = relativeName(hostname, domain);
+    const created = await call(
+      "POST",
+      `/v2/domains/${encodeURIComponent(domain)}/records`,
+      {},
+      { name, type, value: address, ttl },
+    );
+    if (!created.ok) return created;
+    const uid = isObject(created.value.body) ? created.value.body.uid : undefined;
+    if (typeof uid !== "string" || uid === "")
+      return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
+    return { ok: true, value: { id: uid, name, type, value: address, ttl } };
   }
 
   // One record per value, its value the text itself; removed by id (remove-a-dns-record).
@@ -167,33 +208,32 @@ export function createVercelApi(
       return { ok: true, value: recordSetNamed(listed.value, relativeName(hostname, zone.id), type, recordSet) };
     },
 
-    async updateRecordSet(_zone, _hostname, _type, current, address, settings) {
-      // Only what changes is sent: the record keeps its TTL (unless the config names one) and comment.
-      const patched = await call(
-        "PATCH",
-        `/v1/domains/records/${encodeURIComponent(current.id)}`,
-        {},
-        { value: address, ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) },
-      );
-      if (!patched.ok) return patched;
-      const record = asObject(patched.value.body);
-      const ttl = typeof record.ttl === "number" ? record.ttl : (settings.ttl ?? current.ttl);
-      return { ok: true, value: { id: current.id, values: [address], ...(ttl === undefined ? {} : { ttl }) } };
+    async updateRecordSet(_zone, _hostname, type, current, address, settings) {
+      const patched = await patch(asObject(current.raw), type, address, settings.ttl);
+      return patched.ok ? { ok: true, value: recordSet([patched.value]) } : patched;
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
-      const ttl = settings.ttl ?? NEW_RECORD_TTL;
-      const created = await call(
-        "POST",
-        `/v2/domains/${encodeURIComponent(zone.id)}/records`,
-        {},
-        { name: relativeName(hostname, zone.id), type, value: address, ttl },
-      );
-      if (!created.ok) return created;
-      const uid = isObject(created.value.body) ? created.value.body.uid : undefined;
-      if (typeof uid !== "string" || uid === "")
-        return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
-      return { ok: true, value: { id: uid, values: [address], ttl } };
+      const created = await create(zone.id, hostname, type, address, settings.ttl ?? NEW_RECORD_TTL);
+      return created.ok ? { ok: true, value: recordSet([created.value]) } : created;
+    },
+
+    // One record per address: only the difference is sent, a record whose address goes patched to
+    // hold a new one (its comment stays), never another record of the name touched.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const written = await writePerAddress(current?.members ?? [], addresses, {
+        address: (record) => String(record.value),
+        stale: (record) => settings.ttl !== undefined && record.ttl !== settings.ttl,
+        edit: (record, address) => patch(record, type, address, settings.ttl),
+        create: (address) => create(zone.id, hostname, type, address, settings.ttl ?? current?.ttl ?? NEW_RECORD_TTL),
+        delete: (record) =>
+          call(
+            "DELETE",
+            `/v2/domains/${encodeURIComponent(zone.id)}/records/${encodeURIComponent(String(record.id))}`,
+            {},
+          ),
+      });
+      return written.ok ? { ok: true, value: recordSet(written.value) } : written;
     },
   };
 }
@@ -253,6 +293,7 @@ export const vercel = defineService({
   // unknown limit: 100 a minute is still 30 or more writes a minute at 2–3 requests each.
   rateLimits: [{ requests: 100, perSeconds: 60 }],
   holdsTxt: true,
+  holdsAddressSets: true,
   createClient(credentials, options, context) {
     const api = createVercelApi(
       {

@@ -7,6 +7,10 @@ const namecomZone: ZoneAccess<NamecomFake> = {
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRecord(zone, { host: relative(hostname, zone, ""), type, answer: ip, ttl }),
+  readAll: (fake, zone, hostname, type) =>
+    (fake.domains.get(zone) ?? [])
+      .filter((r) => r.host === relative(hostname, zone, "") && r.type === type)
+      .map((r) => r.answer),
   read(fake, zone, hostname, type) {
     const records =
       fake.domains.get(zone)?.filter((r) => r.host === relative(hostname, zone, "") && r.type === type) ?? [];

@@ -7,6 +7,8 @@ const namesiloZone: ZoneAccess<NamesiloFake> = {
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRecord(zone, { host: relative(hostname, zone, ""), type, value: ip, ttl }),
+  readAll: (fake, zone, hostname, type) =>
+    (fake.domains.get(zone) ?? []).filter((r) => r.host === hostname && r.type === type).map((r) => r.value),
   read(fake, zone, hostname, type) {
     const records = fake.domains.get(zone)?.filter((r) => r.host === hostname && r.type === type) ?? [];
     return records.length === 1 ? { ip: records[0]!.value, ttl: records[0]!.ttl } : undefined;

@@ -15,6 +15,10 @@ const netcupZone: ZoneAccess<NetcupFake> = {
   // Netcup records have no TTL of their own: every record has its zone's.
   addRecord: (fake, zone, hostname, type, ip) =>
     void fake.addRecord(zone, { hostname: relative(hostname, zone, "@"), type, destination: ip }),
+  readAll: (fake, zone, hostname, type) =>
+    (fake.domains.get(zone)?.records ?? [])
+      .filter((r) => r.hostname === relative(hostname, zone, "@") && r.type === type)
+      .map((r) => r.destination),
   read(fake, zone, hostname, type) {
     const domain = fake.domains.get(zone);
     const records =

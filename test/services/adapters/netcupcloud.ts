@@ -7,6 +7,11 @@ const netcupCloudZone: ZoneAccess<NetcupCloudFake> = {
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRecord(zone, { name: relative(hostname, zone, "@"), type, rdata: ip, ttl }),
+  readAll: (fake, zone, hostname, type) =>
+    fake
+      .served(zone)
+      .filter((r) => r.name === relative(hostname, zone, "@") && r.type === type)
+      .map((r) => r.rdata),
   read(fake, zone, hostname, type) {
     const records = fake.served(zone).filter((r) => r.name === relative(hostname, zone, "@") && r.type === type);
     return records.length === 1 ? { ip: records[0]!.rdata, ttl: records[0]!.ttl } : undefined;

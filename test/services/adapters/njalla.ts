@@ -8,6 +8,8 @@ const njallaZone: ZoneAccess<NjallaFake> = {
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRecord(zone, { name: relative(hostname, zone, "@"), type, content: ip, ttl }),
+  readAll: (fake, zone, hostname, type) =>
+    fake.records(zone, relative(hostname, zone, "@"), type).map((r) => r.content),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, relative(hostname, zone, "@"), type);
     return records.length === 1 ? { ip: records[0]!.content, ttl: records[0]!.ttl } : undefined;

@@ -13,6 +13,10 @@ const ovhZone: ZoneAccess<OvhFake> = {
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRecord(zone, { subDomain: relative(hostname, zone, ""), fieldType: type, target: ip, ttl }),
+  readAll: (fake, zone, hostname, type) =>
+    (fake.zones.get(zone) ?? [])
+      .filter((r) => r.subDomain === relative(hostname, zone, "") && r.fieldType === type)
+      .map((r) => r.target),
   read(fake, zone, hostname, type) {
     const records =
       fake.zones.get(zone)?.filter((r) => r.subDomain === relative(hostname, zone, "") && r.fieldType === type) ?? [];

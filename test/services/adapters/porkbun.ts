@@ -7,6 +7,8 @@ const porkbunZone: ZoneAccess<PorkbunFake> = {
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, content: ip, ttl }),
+  readAll: (fake, zone, hostname, type) =>
+    (fake.domains.get(zone)?.records ?? []).filter((r) => r.name === hostname && r.type === type).map((r) => r.content),
   read(fake, zone, hostname, type) {
     const record = fake.domains.get(zone)?.records.find((r) => r.name === hostname && r.type === type);
     return record && { ip: record.content, ttl: Number(record.ttl) };

@@ -17,6 +17,8 @@ const selectelZone: ZoneAccess<SelectelFake> = {
     void fake.addRrset(zone, { name: hostname, type, contents: [ip], ttl }),
   addSet: (fake, zone, hostname, type, ips, ttl) =>
     void fake.addRrset(zone, { name: hostname, type, contents: [...ips], ttl }),
+  readAll: (fake, zone, hostname, type) =>
+    fake.rrsets(zone, hostname, type).flatMap((set) => set.records.map((record) => record.content)),
   read(fake, zone, hostname, type) {
     const sets = fake.rrsets(zone, hostname, type);
     return sets.length === 1 && sets[0]!.records.length === 1

@@ -12,6 +12,7 @@ const tencentZone: ZoneAccess<TencentFake> = {
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRecord(zone, { name: relative(hostname, zone, "@"), type, value: ip, ttl }),
+  readAll: (fake, zone, hostname, type) => fake.records(zone, relative(hostname, zone, "@"), type).map((r) => r.Value),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, relative(hostname, zone, "@"), type);
     return records.length === 1 ? { ip: records[0]!.Value, ttl: records[0]!.TTL } : undefined;

@@ -7,6 +7,10 @@ const transipZone: ZoneAccess<TransipFake> = {
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addEntry(zone, { name: relative(hostname, zone, "@"), type, content: ip, expire: ttl }),
+  readAll: (fake, zone, hostname, type) =>
+    (fake.domains.get(zone) ?? [])
+      .filter((e) => e.name === relative(hostname, zone, "@") && e.type === type)
+      .map((e) => e.content),
   read(fake, zone, hostname, type) {
     const entries =
       fake.domains.get(zone)?.filter((e) => e.name === relative(hostname, zone, "@") && e.type === type) ?? [];
