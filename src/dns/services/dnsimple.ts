@@ -15,7 +15,6 @@
 
 import type { FetchLike } from "../../net/outbound";
 import { asObject, isObject, objectsIn } from "../../util/json";
-import { writeAddressRecords } from "../address-records";
 import { type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
@@ -29,6 +28,7 @@ import {
   zoneClient,
   zonesNamed,
 } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { acceptedWithCount, failedCheck, relativeName } from "../zones";
@@ -167,31 +167,28 @@ export function createDnsimpleApi(
     // One record per address (address-records.ts); a new one takes the set's TTL.
     async writeAddressSet(zone, hostname, type, current, addresses, settings) {
       const ttl = settings.ttl ?? current?.ttl ?? NEW_RECORD_TTL;
-      const written = await writeAddressRecords(
-        current?.members ?? [],
-        addresses,
-        "content",
-        (record) => settings.ttl === undefined || record.ttl === settings.ttl,
-        {
-          create: async (address) =>
-            answeredRecord(
-              await call("POST", recordsPath(zone.id), {
-                name: relativeName(hostname, zone.id),
-                type,
-                content: address,
-                ttl,
-              }),
-            ),
-          change: async (record, address) =>
-            answeredRecord(
-              await call("PATCH", recordPath(zone.id, record.id), {
-                content: address,
-                ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
-              }),
-            ),
-          delete: (record) => call("DELETE", recordPath(zone.id, record.id)),
-        },
-      );
+      const written = await writePerAddress(current?.members ?? [], addresses, {
+        address: (record) => String(record.content),
+        stale: (record) => !((record) => settings.ttl === undefined || record.ttl === settings.ttl)(record),
+
+        create: async (address) =>
+          answeredRecord(
+            await call("POST", recordsPath(zone.id), {
+              name: relativeName(hostname, zone.id),
+              type,
+              content: address,
+              ttl,
+            }),
+          ),
+        edit: async (record, address) =>
+          answeredRecord(
+            await call("PATCH", recordPath(zone.id, record.id), {
+              content: address,
+              ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
+            }),
+          ),
+        delete: (record) => call("DELETE", recordPath(zone.id, record.id)),
+      });
       return written.ok ? { ok: true, value: recordSet(written.value) } : written;
     },
   };

@@ -16,10 +16,10 @@
 // providers/dns/domeneshop (domains without the DNS service skipped).
 
 import { asObject, isObject, objectsIn } from "../../util/json";
-import { writeAddressRecords } from "../address-records";
 import { failed, jsonCalls, listedObjects, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type TxtApi, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { acceptedCounting, foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
@@ -179,21 +179,18 @@ export function createDomeneshopApi(
     async writeAddressSet(zone, hostname, type, current, addresses, settings) {
       const ttl = settings.ttl !== undefined ? domeneshopTtl(settings.ttl) : (current?.ttl ?? NEW_RECORD_TTL);
       const host = relativeName(hostname, zone.name ?? hostname, APEX);
-      const written = await writeAddressRecords(
-        current?.members ?? [],
-        addresses,
-        "data",
-        (record) => settings.ttl === undefined || record.ttl === ttl,
-        {
-          create: (address) => create(zone, { host, type, data: address, ttl }),
-          async change(record, address) {
-            const sent: Row = { host: typeof record.host === "string" ? record.host : host, type, data: address, ttl };
-            const put = await call("PUT", recordPath(zone.id, record.id), sent);
-            return put.ok ? { ok: true, value: { ...record, ...sent } } : put;
-          },
-          delete: (record) => call("DELETE", recordPath(zone.id, record.id)),
+      const written = await writePerAddress(current?.members ?? [], addresses, {
+        address: (record) => String(record.data),
+        stale: (record) => !((record) => settings.ttl === undefined || record.ttl === ttl)(record),
+
+        create: (address) => create(zone, { host, type, data: address, ttl }),
+        async edit(record, address) {
+          const sent: Row = { host: typeof record.host === "string" ? record.host : host, type, data: address, ttl };
+          const put = await call("PUT", recordPath(zone.id, record.id), sent);
+          return put.ok ? { ok: true, value: { ...record, ...sent } } : put;
         },
-      );
+        delete: (record) => call("DELETE", recordPath(zone.id, record.id)),
+      });
       return written.ok ? { ok: true, value: recordSet(written.value) } : written;
     },
 

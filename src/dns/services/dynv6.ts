@@ -21,10 +21,10 @@
 
 import { isIPv4, isIPv6 } from "node:net";
 import { isObject, objectsIn } from "../../util/json";
-import { writeAddressRecords } from "../address-records";
 import { failed, type JsonAnswer, jsonCalls, listedObjects, type ServiceError, staleOn404 } from "../answers";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, type TxtApi, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService } from "../service";
 import { txtRecords, unquotedTxt } from "../txt";
 import { acceptedCounting, longestZone, noZoneMessage, relativeName, sameAddress, zoneHolds } from "../zones";
@@ -249,12 +249,14 @@ export function createDynv6Api(credentials: { token: string }, context: ClientCo
           `${SERVICE}: the zone's own name holds one ${type} address (the zone's ${APEX_FIELD[type]}), so ${hostname} cannot hold ${addresses.join(", ")}; use a name under the zone or set config.addresses to "first"`,
           { cause: "refused", stopRetrying: true },
         );
-      const kept = await writeAddressRecords(current?.members ?? [], addresses, "data", () => true, {
+      const kept = await writePerAddress(current?.members ?? [], addresses, {
+        address: (record) => String(record.data),
+
         create: async (address) => {
           const sent = { name: relativeName(hostname, zone.name ?? ""), type, data: address };
           return answeredRecord(staleOn404(await call("POST", recordsPath(zone.id), sent)), sent);
         },
-        change: async (record, address) =>
+        edit: async (record, address) =>
           answeredRecord(staleOn404(await call("PATCH", recordPath(zone.id, record.id), { data: address })), {
             ...record,
             data: address,

@@ -18,10 +18,10 @@ import { createHmac } from "node:crypto";
 import { sentJson } from "../../net/http";
 import { asObject, isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { writeAddressRecords } from "../address-records";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type TxtApi, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
@@ -243,24 +243,21 @@ export function createExoscaleApi(
     // One record per address (address-records.ts), each change an operation waited for.
     async writeAddressSet(zone, hostname, type, current, addresses, settings) {
       const ttl = settings.ttl ?? current?.ttl ?? NEW_RECORD_TTL;
-      const written = await writeAddressRecords(
-        current?.members ?? [],
-        addresses,
-        "content",
-        (record) => settings.ttl === undefined || record.ttl === settings.ttl,
-        {
-          async create(address) {
-            const sent = { name: relativeName(hostname, zone.name!), type, content: address, ttl };
-            return settledRecord(staleOn404(await call("POST", recordsPath(zone.id), sent)), sent);
-          },
-          async change(record, address) {
-            const change = { content: address, ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) };
-            const put = staleOn404(await call("PUT", recordPath(zone.id, record.id), change));
-            return settledRecord(put, { ...record, ...change });
-          },
-          delete: (record) => remove(zone, record.id),
+      const written = await writePerAddress(current?.members ?? [], addresses, {
+        address: (record) => String(record.content),
+        stale: (record) => !((record) => settings.ttl === undefined || record.ttl === settings.ttl)(record),
+
+        async create(address) {
+          const sent = { name: relativeName(hostname, zone.name!), type, content: address, ttl };
+          return settledRecord(staleOn404(await call("POST", recordsPath(zone.id), sent)), sent);
         },
-      );
+        async edit(record, address) {
+          const change = { content: address, ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) };
+          const put = staleOn404(await call("PUT", recordPath(zone.id, record.id), change));
+          return settledRecord(put, { ...record, ...change });
+        },
+        delete: (record) => remove(zone, record.id),
+      });
       return written.ok ? { ok: true, value: recordSet(written.value)! } : written;
     },
   };
