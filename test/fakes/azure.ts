@@ -58,11 +58,19 @@ export const API_VERSION = "2018-05-01";
 
 export interface AzureRecordSet {
   name: string;
-  type: "A" | "AAAA";
+  type: "A" | "AAAA" | "TXT";
   ttl: number;
+  /** The set's addresses; a TXT set's texts (each record one string). */
   addresses: string[];
   etag: string;
 }
+
+/** Where a set's records are in its properties, and each record's field. */
+const RECORD_FIELDS = {
+  A: ["ARecords", "ipv4Address"],
+  AAAA: ["AAAARecords", "ipv6Address"],
+  TXT: ["TXTRecords", "value"],
+} as const;
 
 export type AzureFault =
   | { status: number; code?: string; message?: string; retryAfter?: number }
@@ -81,7 +89,7 @@ export interface AzureFake extends FakeServer<AzureFault> {
   addZone(name: string, group?: string): void;
   addRecordSet(
     zone: string,
-    set: { name: string; type: "A" | "AAAA"; addresses: string[]; ttl?: number },
+    set: { name: string; type: AzureRecordSet["type"]; addresses: string[]; ttl?: number },
   ): AzureRecordSet;
   recordSet(zone: string, name: string, type: string): AzureRecordSet | undefined;
   reset(): void;
@@ -95,7 +103,7 @@ export function startAzureFake(): AzureFake {
 
   function addRecordSet(
     zone: string,
-    init: { name: string; type: "A" | "AAAA"; addresses: string[]; ttl?: number },
+    init: { name: string; type: AzureRecordSet["type"]; addresses: string[]; ttl?: number },
   ): AzureRecordSet {
     const held = zones.get(zone);
     if (!held) throw new Error(`fake Azure: no zone ${zone}`);
@@ -112,8 +120,7 @@ export function startAzureFake(): AzureFake {
 
   function body(zone: string, set: AzureRecordSet): unknown {
     const group = zones.get(zone)!.group;
-    const key = set.type === "A" ? "ARecords" : "AAAARecords";
-    const field = set.type === "A" ? "ipv4Address" : "ipv6Address";
+    const [key, field] = RECORD_FIELDS[set.type];
     return {
       id: `/subscriptions/${AZURE_FAKE_SUBSCRIPTION}/resourceGroups/${group}/providers/Microsoft.Network/dnszones/${zone}/${set.type}/${set.name}`,
       name: set.name,
@@ -122,7 +129,7 @@ export function startAzureFake(): AzureFake {
       properties: {
         TTL: set.ttl,
         fqdn: `${set.name === "@" ? "" : `${set.name}.`}${zone}.`,
-        [key]: set.addresses.map((a) => ({ [field]: a })),
+        [key]: set.addresses.map((a) => ({ [field]: set.type === "TXT" ? [a] : a })),
       },
     };
   }
@@ -199,8 +206,8 @@ export function startAzureFake(): AzureFake {
         "ParentResourceNotFound",
         `Can not perform requested operation on nested resource. Parent resource '${zone}' not found.`,
       );
-    const type = path[8] as "A" | "AAAA";
-    if (type !== "A" && type !== "AAAA")
+    const type = path[8] as AzureRecordSet["type"];
+    if (type !== "A" && type !== "AAAA" && type !== "TXT")
       return armError(400, "BadRequest", "The record type is not supported by this fake.");
     const name = path[9]!.toLowerCase();
     const set = held.sets.find((s) => s.name === name && s.type === type);
@@ -208,19 +215,35 @@ export function startAzureFake(): AzureFake {
       return set
         ? json(200, body(zone, set))
         : armError(404, "NotFound", `The resource record '${name}' does not exist in resource group '${held.group}'.`);
+    if (request.method === "DELETE") {
+      if (!set) return new Response(null, { status: 204 });
+      const match = request.headers["if-match"];
+      if (match !== undefined && match !== set.etag)
+        return armError(412, "PreconditionFailed", "The etag does not match.");
+      held.sets = held.sets.filter((s) => s !== set);
+      return new Response(null, { status: 200 });
+    }
     const properties =
       typeof request.body === "object" && request.body !== null
         ? ((request.body as { properties?: Record<string, unknown> }).properties ?? {})
         : {};
-    const key = type === "A" ? "ARecords" : "AAAARecords";
-    const field = type === "A" ? "ipv4Address" : "ipv6Address";
+    const [key, field] = RECORD_FIELDS[type];
     const given = properties[key];
     let addresses: string[] | undefined;
     if (given !== undefined) {
       if (!Array.isArray(given)) return armError(400, "BadRequest", `${key} must be an array.`);
-      addresses = given.map((r) => String((r as Record<string, unknown>)?.[field]));
-      if (addresses.some((a) => (type === "A" ? !isIPv4(a) : !isIPv6(a))))
-        return armError(400, "BadRequest", `An ${field} is not valid.`);
+      if (type === "TXT") {
+        // A TXT record's value is a list of strings, read as one text.
+        addresses = given.map((r) => {
+          const value = (r as Record<string, unknown>)?.value;
+          return Array.isArray(value) ? value.map(String).join("") : "";
+        });
+        if (addresses.some((a) => a === "")) return armError(400, "BadRequest", "A TXT record's value is required.");
+      } else {
+        addresses = given.map((r) => String((r as Record<string, unknown>)?.[field]));
+        if (addresses.some((a) => (type === "A" ? !isIPv4(a) : !isIPv6(a))))
+          return armError(400, "BadRequest", `An ${field} is not valid.`);
+      }
     }
     if (properties.TTL !== undefined && (typeof properties.TTL !== "number" || properties.TTL < 1))
       return armError(400, "BadRequest", "TTL is not valid.");

@@ -3,7 +3,9 @@
 // records, `GET /dnszone/{id}` answering the zone with its records, numeric record types (0 = A,
 // 1 = AAAA), names relative to the zone (`""` for the apex), `PUT /dnszone/{id}/records` adding a
 // record (201 with it), `POST /dnszone/{id}/records/{record}` updating one (204; what it is not sent
-// stays, UNSURE: not documented), and bunny.net's `{"ErrorKey", "Field", "Message"}` answers.
+// stays, UNSURE: not documented), `DELETE /dnszone/{id}/records/{record}` (204), several records of
+// one name and type, TXT records (type 3, the text as sent), and bunny.net's `{"ErrorKey", "Field",
+// "Message"}` answers.
 //
 // Checked against bunny.net's own OpenAPI description (the Core Platform API's public.json, trimmed in
 // test/conformance/descriptions/bunny.json): a field a record does not have (its models allow no
@@ -73,10 +75,12 @@ export interface BunnyFake extends FakeServer<BunnyFault> {
   ): BunnyRecord;
   zone(domain: string): BunnyZone | undefined;
   record(domain: string, name: string, type: string): BunnyRecord | undefined;
+  /** Every record of the name (relative, `""` for the apex) and type. */
+  recordsNamed(domain: string, name: string, type: string): BunnyRecord[];
   reset(): void;
 }
 
-const TYPES: Record<string, number> = { A: 0, AAAA: 1 };
+const TYPES: Record<string, number> = { A: 0, AAAA: 1, TXT: 3 };
 
 export function startBunnyFake(): BunnyFake {
   const keys = new Set([BUNNY_FAKE_API_KEY]);
@@ -162,6 +166,10 @@ export function startBunnyFake(): BunnyFake {
 
     const record = zone.Records.find((r) => r.Id === Number(segments[3]));
     if (!record) return error(404, "dnszone.record.not_found", "The requested DNS record was not found", "Id");
+    if (request.method === "DELETE") {
+      zone.Records = zone.Records.filter((r) => r !== record);
+      return new Response(null, { status: 204 });
+    }
     if (request.method !== "POST") return error(405, "method_not_allowed", "Method not allowed");
     const type = Object.entries(TYPES).find(([, n]) => n === record.Type)?.[0];
     const invalid = (fields.Value === undefined ? undefined : checkValue(type, fields.Value)) ?? checkTtl(fields.Ttl);
@@ -205,6 +213,8 @@ export function startBunnyFake(): BunnyFake {
     zone: byDomain,
     record: (domain: string, name: string, type: string) =>
       byDomain(domain)?.Records.find((r) => r.Name === name && r.Type === TYPES[type]),
+    recordsNamed: (domain: string, name: string, type: string) =>
+      (byDomain(domain)?.Records ?? []).filter((r) => r.Name === name && r.Type === TYPES[type]),
     reset() {
       zones.clear();
       keys.clear();
@@ -217,6 +227,10 @@ export function startBunnyFake(): BunnyFake {
 }
 
 function checkValue(type: string | undefined, value: unknown): Response | undefined {
+  if (type === "TXT")
+    return typeof value === "string" && value !== ""
+      ? undefined
+      : error(400, "validation_error", "The value is required", "Value");
   if (typeof value !== "string" || (type === "A" && !isIPv4(value)) || (type === "AAAA" && !isIPv6(value))) {
     return error(
       400,

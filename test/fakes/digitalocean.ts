@@ -5,7 +5,8 @@
 // `ratelimit-*` headers and a 429 that carries `retry-after` (burst) or only `ratelimit-reset`.
 //
 // Sources besides docs/services/digitalocean.md: digitalocean/openapi specification/resources/domains/*.yml
-// (domains_list, domains_list_records, domains_create_record, domains_patch_record),
+// (domains_list, domains_list_records, domains_create_record, domains_patch_record,
+// domains_delete_record: several records of one name and type, TXT records, deletes by id),
 // shared/responses/*.yml (unauthorized, not_found, too_many_requests), description.yml (rate limits).
 // UNSURE there, played both ways here: whether PUT resets the ttl it omits (`putResetsTtl`).
 //
@@ -74,6 +75,8 @@ export interface DigitalOceanFake extends FakeServer<DigitalOceanFault> {
   addDomain(name: string): DigitalOceanDomain;
   addRecord(domain: string, record: { type: string; name: string; data: string; ttl?: number }): DigitalOceanRecord;
   record(domain: string, name: string, type: string): DigitalOceanRecord | undefined;
+  /** Every record of the name (relative, "@" for the apex) and type. */
+  recordsNamed(domain: string, name: string, type: string): DigitalOceanRecord[];
   reset(): void;
 }
 
@@ -281,6 +284,8 @@ export function startDigitalOceanFake(): DigitalOceanFake {
     addRecord,
     record: (domain: string, name: string, type: string) =>
       recordsIn(domain).find((r) => r.name === name && r.type === type),
+    recordsNamed: (domain: string, name: string, type: string) =>
+      recordsIn(domain).filter((r) => r.name === name && r.type === type),
     reset() {
       for (const map of [domains, records, domainOf]) map.clear();
       tokens.clear();

@@ -1,5 +1,6 @@
 // A faithful stand-in for the DNS part of the Hetzner Cloud API (docs/services/hetzner.md): zones found by
-// name or id, record sets by relative name and type, changes that answer 201 with an action which
+// name or id, record sets by relative name and type (several values in one set; TXT values kept as
+// sent, in their double quotes), deleted whole, changes that answer 201 with an action which
 // stays `running` for a number of looks before it ends in `success` (or `error`), primary-only
 // edits (422 incorrect_zone_mode), read-only tokens, and 429 rate_limit_exceeded with the
 // RateLimit-* headers. The old DNS console API (closed May 2026) is not played: ddnsd never calls it.
@@ -355,6 +356,13 @@ export function startHetznerFake(): HetznerFake {
       return rrset
         ? json(200, { rrset })
         : error(404, "not_found", `rrset with name '${name}' and type '${type}' not found`);
+    }
+    if (segments.length === 5 && request.method === "DELETE") {
+      if (!rrset) return error(404, "not_found", `rrset with name '${name}' and type '${type}' not found`);
+      const refused = editable();
+      if (refused) return refused;
+      if (rrset.protection.change) return error(423, "protected", "rrset is protected against changes");
+      return json(201, { action: startAction("delete_rrset", zone, () => void sets.delete(key(name, type))) });
     }
     if (segments.length === 7 && segments[5] === "actions" && request.method === "POST") {
       if (!rrset) return error(404, "not_found", `rrset with name '${name}' and type '${type}' not found`);

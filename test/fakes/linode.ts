@@ -2,7 +2,8 @@
 // listed a page at a time (`{data, page, pages, results}`, `page_size` 25–500), numeric ids, record
 // names relative to the domain (`""` for the apex), `ttl_sec` rounded to Linode's nearest valid value
 // (0: the domain's default), a PUT that changes only the fields it is sent, secondary ("slave")
-// domains whose records cannot change, tokens scoped read-only or read/write, and Linode's
+// domains whose records cannot change, several records of one name and type, TXT records, deletes
+// by id (answered 200 `{}`), tokens scoped read-only or read/write, and Linode's
 // `{"errors": [{"reason", "field"?}]}` answers (401 Invalid Token, 403 Unauthorized, 404 Not found).
 //
 // Checked against Linode's own OpenAPI description (linode/linode-api-docs openapi.yaml, trimmed in
@@ -80,6 +81,8 @@ export interface LinodeFake extends FakeServer<LinodeFault> {
   addRecord(domain: string, record: { name: string; type: string; target: string; ttl?: number }): LinodeRecord;
   domain(name: string): LinodeDomain | undefined;
   record(domain: string, name: string, type: string): LinodeRecord | undefined;
+  /** Every record of the name (relative, `""` for the apex) and type. */
+  recordsNamed(domain: string, name: string, type: string): LinodeRecord[];
   /**
    * How a `ttl_sec` Linode does not keep is rounded: to the nearest valid value or up to the next
    * one (Linode's texts say each). Either keeps a valid value as sent.
@@ -191,7 +194,8 @@ export function startLinodeFake(): LinodeFake {
       if (request.method !== "POST") return error(405);
       if (domain.type === "slave") return invalid(null, "You may not create records on a slave domain");
       const fields = objectBody(request);
-      if (fields.type !== "A" && fields.type !== "AAAA") return invalid("type", "type is not supported by this fake");
+      if (fields.type !== "A" && fields.type !== "AAAA" && fields.type !== "TXT")
+        return invalid("type", "type is not supported by this fake");
       const checked = checkTarget(fields.type, fields.target) ?? checkTtl(fields.ttl_sec);
       if (checked) return checked;
       const name = typeof fields.name === "string" ? fields.name : "";
@@ -207,6 +211,11 @@ export function startLinodeFake(): LinodeFake {
     const record = domain.records.find((r) => r.id === Number(segments[3]));
     if (!record) return error(404);
     if (request.method === "GET") return json(200, record);
+    if (request.method === "DELETE") {
+      if (domain.type === "slave") return invalid(null, "You may not delete records on a slave domain");
+      domain.records = domain.records.filter((r) => r !== record);
+      return json(200, {});
+    }
     if (request.method !== "PUT") return error(405);
     if (domain.type === "slave") return invalid(null, "You may not edit records on a slave domain");
     const fields = objectBody(request);
@@ -249,6 +258,8 @@ export function startLinodeFake(): LinodeFake {
     domain: byName,
     record: (domain: string, name: string, type: string) =>
       byName(domain)?.records.find((r) => r.name === name && r.type === type),
+    recordsNamed: (domain: string, name: string, type: string) =>
+      (byName(domain)?.records ?? []).filter((r) => r.name === name && r.type === type),
     rounding: "nearest" as "nearest" | "up",
     reset() {
       fake.rounding = "nearest";
@@ -270,6 +281,7 @@ function objectBody(request: LoggedRequest): Record<string, unknown> {
 }
 
 function checkTarget(type: unknown, target: unknown): Response | undefined {
+  if (type === "TXT") return typeof target === "string" && target !== "" ? undefined : invalid("target", "Required");
   if (typeof target !== "string" || (type === "A" && !isIPv4(target)) || (type === "AAAA" && !isIPv6(target))) {
     return invalid("target", `You must provide a valid ${type === "A" ? "IPv4" : "IPv6"} address.`);
   }

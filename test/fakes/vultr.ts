@@ -1,7 +1,9 @@
 // A faithful stand-in for Vultr API v2's DNS: domains named by themselves, domains and records
 // listed with cursor pagination (`per_page` up to 500, `meta: {total, links: {next, prev}}`), record
 // ids that are UUIDs, names relative to the domain (`""` for the apex), a PATCH that changes only what
-// it is sent and answers 204 with no body, a POST answering 201 `{record}`, API keys limited to
+// it is sent and answers 204 with no body, a POST answering 201 `{record}`, several records of one
+// name and type, TXT records (data kept as sent, in the quotes Vultr's panel and clients give it), a
+// DELETE by id answering 204, API keys limited to
 // allowed addresses (access control), and Vultr's `{"error", "status"}` answers.
 //
 // Checked against Vultr's own OpenAPI description (the one behind www.vultr.com/api, trimmed in
@@ -9,7 +11,7 @@
 // no integer, an unknown query parameter is refused (400, Vultr's `{"error", "status"}`) and
 // recorded. Sources: www.vultr.com/api (DNS); docs.vultr.com (API keys,
 // access control, rate limits); qdm12/ddns-updater providers/vultr (getrecord.go, updaterecord.go,
-// createrecord.go); libdns/vultr.
+// createrecord.go); libdns/vultr; go-acme/lego providers/dns/vultr (TXT data in double quotes).
 
 import { randomUUID } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
@@ -59,6 +61,8 @@ export interface VultrFake extends FakeServer<VultrFault> {
   /** `name` relative to the domain, `""` for the apex. */
   addRecord(domain: string, record: { name: string; type: string; data: string; ttl?: number }): VultrRecord;
   record(domain: string, name: string, type: string): VultrRecord | undefined;
+  /** Every record of the name (relative, `""` for the apex) and type. */
+  recordsNamed(domain: string, name: string, type: string): VultrRecord[];
   reset(): void;
 }
 
@@ -141,7 +145,8 @@ export function startVultrFake(): VultrFake {
       if (request.method !== "POST") return error(405);
       const fields = objectBody(request);
       if (typeof fields.name !== "string") return error(400, {}, "Missing name.");
-      if (fields.type !== "A" && fields.type !== "AAAA") return error(400, {}, "Invalid record type.");
+      if (fields.type !== "A" && fields.type !== "AAAA" && fields.type !== "TXT")
+        return error(400, {}, "Invalid record type.");
       const invalid = checkData(fields.type, fields.data) ?? checkTtl(fields.ttl);
       if (invalid) return invalid;
       const record = addRecord(name, {
@@ -156,6 +161,13 @@ export function startVultrFake(): VultrFake {
     const record = records.find((r) => r.id === segments[3]);
     if (!record) return error(404, {}, "Invalid record.");
     if (request.method === "GET") return json(200, { record });
+    if (request.method === "DELETE") {
+      domains.set(
+        name,
+        records.filter((r) => r !== record),
+      );
+      return new Response(null, { status: 204 });
+    }
     if (request.method !== "PATCH") return error(405);
     const fields = objectBody(request);
     const invalid =
@@ -186,6 +198,8 @@ export function startVultrFake(): VultrFake {
     addRecord,
     record: (domain: string, name: string, type: string) =>
       domains.get(domain)?.find((r) => r.name === name && r.type === type),
+    recordsNamed: (domain: string, name: string, type: string) =>
+      (domains.get(domain) ?? []).filter((r) => r.name === name && r.type === type),
     reset() {
       domains.clear();
       keys.clear();
@@ -204,6 +218,7 @@ function objectBody(request: LoggedRequest): Record<string, unknown> {
 }
 
 function checkData(type: unknown, data: unknown): Response | undefined {
+  if (type === "TXT") return typeof data === "string" && data !== "" ? undefined : error(400, {}, "Missing data.");
   if (typeof data !== "string" || (type === "A" && !isIPv4(data)) || (type === "AAAA" && !isIPv6(data))) {
     return error(400, {}, `Invalid ${type === "A" ? "IPv4" : "IPv6"} address.`);
   }

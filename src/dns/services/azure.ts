@@ -18,8 +18,9 @@ import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import { paginate } from "../paging";
 import type { RecordType, Step } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, txtSet } from "../txt";
 import { acceptedCounting, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Azure DNS";
@@ -63,7 +64,7 @@ export function createAzureApi(
   loginUrl: string,
   context: ClientContext,
   now: () => number = Date.now,
-): ZoneApi {
+): ZoneApi & { txt: TxtApi } {
   let token: { value: string; until: number } | undefined;
   const scope = tokenScope(context.baseUrl);
 
@@ -140,7 +141,7 @@ export function createAzureApi(
 
   const subscription = `/subscriptions/${encodeURIComponent(credentials.subscription_id)}`;
   /** `zone.id` is "resource group/zone". */
-  function setPath(zoneId: string, type: RecordType, name: string): string {
+  function setPath(zoneId: string, type: RecordType | "TXT", name: string): string {
     const [group = "", zone = ""] = zoneId.split("/");
     return `${subscription}/resourceGroups/${encodeURIComponent(group)}/providers/Microsoft.Network/dnsZones/${encodeURIComponent(zone)}/${type}/${encodeURIComponent(name)}`;
   }
@@ -166,6 +167,37 @@ export function createAzureApi(
       return { ok: true, value: { items: zones, next } };
     });
   }
+
+  // The name's TXT set, written whole on the etag it was read with; deleted once no value is left.
+  const txt = txtSet({
+    async read(zone, name) {
+      const answer = await call("GET", setPath(zone.id, "TXT", relativeName(name, zone.name!, "@")));
+      if (!answer.ok) return answer.status === 404 ? { ok: true, value: { values: [] } } : answer;
+      const body = asObject(answer.value.body);
+      const properties = asObject(body.properties);
+      return {
+        ok: true,
+        value: {
+          // A TXT record's value is a list of strings, which a resolver reads as one text.
+          values: objectsIn(properties.TXTRecords).map((r) =>
+            Array.isArray(r.value) ? r.value.map(String).join("") : "",
+          ),
+          ...(typeof properties.TTL === "number" ? { ttl: properties.TTL } : {}),
+          raw: body,
+        },
+      };
+    },
+    async write(zone, name, values, held) {
+      const path = setPath(zone.id, "TXT", relativeName(name, zone.name!, "@"));
+      const etag = asObject(held.raw).etag;
+      const onEtag: Record<string, string> = typeof etag === "string" ? { "If-Match": etag } : {};
+      if (values.length === 0) return call("DELETE", path, undefined, onEtag);
+      const records = values.map((value) => ({ value: [value] }));
+      return held.values.length === 0
+        ? call("PUT", path, { properties: { TTL: CHALLENGE_TTL, TXTRecords: records } }, { "If-None-Match": "*" })
+        : call("PATCH", path, { properties: { TXTRecords: records } }, onEtag);
+    },
+  });
 
   function recordSet(body: unknown, type: RecordType): RecordSet | null {
     if (!isObject(body) || !isObject(body.properties)) return null;
@@ -193,6 +225,7 @@ export function createAzureApi(
 
   return {
     service: SERVICE,
+    txt,
 
     verify: () => acceptedCounting(listZones(), "Service principal accepted", "zone", " visible"),
 
@@ -350,23 +383,24 @@ export const azure = defineService({
   ttl: ttlRange(1, 2147483647, 3600),
   canVerify: true,
   holdsAddressSets: true,
+  holdsTxt: true,
   defaultApiUrl: "https://management.azure.com",
   // ARM allows 12,000 reads and 1,200 writes an hour per principal and subscription; ddnsd stays under both.
   rateLimits: [
     { requests: 10, perSeconds: 1 },
     { requests: 1100, perSeconds: 3600 },
   ],
-  createClient: (credentials, options, context) =>
-    zoneClient(
-      createAzureApi(
-        {
-          tenant_id: (credentials.tenant_id ?? "").trim(),
-          client_id: (credentials.client_id ?? "").trim(),
-          client_secret: credentials.client_secret ?? "",
-          subscription_id: (credentials.subscription_id ?? "").trim(),
-        },
-        typeof options.login_url === "string" ? options.login_url : "https://login.microsoftonline.com",
-        context,
-      ),
-    ),
+  createClient: (credentials, options, context) => {
+    const api = createAzureApi(
+      {
+        tenant_id: (credentials.tenant_id ?? "").trim(),
+        client_id: (credentials.client_id ?? "").trim(),
+        client_secret: credentials.client_secret ?? "",
+        subscription_id: (credentials.subscription_id ?? "").trim(),
+      },
+      typeof options.login_url === "string" ? options.login_url : "https://login.microsoftonline.com",
+      context,
+    );
+    return zoneClient(api, api.txt);
+  },
 });

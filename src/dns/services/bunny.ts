@@ -8,28 +8,35 @@
 // Requests per write, with the zone id known (config.zone_id) — the steady state:
 //   GET /dnszone/{id} (zone and records) + POST the record = 2 (1 when the address is already there)
 // Without it the account's zones are listed first (1,000 a page) and the longest holding the name is used.
+// Several addresses for one name are several records (one per address): a record whose address
+// stays is kept, one whose address goes is updated to a new address or deleted
+// (`DELETE /dnszone/{id}/records/{record}`). The ACME challenge TXT (type 3) is one record per value
+// too, deleted by its id.
 //
 // Sources: docs.bunny.net/api-reference/core/dns-zone (list, get, add record, update record; bunny.net
 // publishes the API as an OpenAPI description, bunny.net/docs/openapi); libdns/bunny client.go
 // (AccessKey header, numeric record types, PUT to add, POST to update); lego "Bunny".
 
 import { asObject, isObject, objectsIn } from "../../util/json";
+import { writeRecordPerAddress } from "../address-sets";
 import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { RecordType, Step } from "../provider";
-import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, recordSetOf, type TxtApi, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { acceptedWithCount, failedCheck, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Bunny";
 /** Bunny's numbers for the record types ddnsd writes. */
 const TYPE_NUMBER: Record<RecordType, number> = { A: 0, AAAA: 1 };
+const TXT_TYPE = 3;
 /** The most zones Bunny gives in one page. */
 const PER_PAGE = 1000;
 /** A new record's TTL when the domain's config names none (what Bunny's own panel proposes). */
 const NEW_RECORD_TTL = 300;
 
-export function createBunnyApi(credentials: { api_key: string }, context: ClientContext): ZoneApi {
+export function createBunnyApi(credentials: { api_key: string }, context: ClientContext): ZoneApi & { txt: TxtApi } {
   const call = jsonCalls(context, SERVICE, { AccessKey: credentials.api_key }, readError);
 
   /** The zone with its name and records; a 404 means the zone id names nothing (any more). */
@@ -47,11 +54,61 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
   }
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    return recordSetOf(records, "Value", { id: "Id", ttl: "Ttl" });
+    return { ...recordSetOf(records, "Value", { id: "Id", ttl: "Ttl" }), members: records };
   }
+
+  /** The zone's records of that type number and name, the zone checked to hold the name. */
+  async function named(known: Zone, hostname: string, type: number): Promise<Step<Record<string, unknown>[]>> {
+    const held = await zone(known.id);
+    if (!held.ok) return held;
+    if (!zoneHolds(held.value.name, hostname)) {
+      return failed(
+        `${SERVICE}: zone ${known.id} is ${held.value.name || "unnamed"}, which does not hold ${hostname}; correct config.zone_id or remove it`,
+        {
+          cause: "refused",
+        },
+      );
+    }
+    const relative = relativeName(hostname, held.value.name);
+    const records = held.value.records.filter(
+      (r) => r.Type === type && typeof r.Id === "number" && String(r.Name ?? "").toLowerCase() === relative,
+    );
+    return { ok: true, value: records };
+  }
+
+  const recordsPath = (zoneId: string) => `/dnszone/${encodeURIComponent(zoneId)}/records`;
+  const recordPath = (zoneId: string, id: unknown) => `${recordsPath(zoneId)}/${encodeURIComponent(String(id))}`;
+
+  /** A PUT's record (201), or a failure saying it came back without an id. */
+  function addedRecord(answer: Step<{ body: unknown }>): Step<Record<string, unknown>> {
+    if (!answer.ok) return answer;
+    const record = answer.value.body;
+    if (!isObject(record) || typeof record.Id !== "number")
+      return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
+    return { ok: true, value: record };
+  }
+
+  // One record per value: adding creates one, removing deletes exactly the one holding the value.
+  const txt = txtRecords({
+    async list(known, name) {
+      const records = await named(known, name, TXT_TYPE);
+      return records.ok
+        ? { ok: true, value: records.value.map((r) => ({ id: String(r.Id), value: unquotedTxt(r.Value) })) }
+        : records;
+    },
+    create: (known, name, value) =>
+      call("PUT", recordsPath(known.id), {
+        Type: TXT_TYPE,
+        Name: relativeName(name, known.name ?? name),
+        Value: value,
+        Ttl: CHALLENGE_TTL,
+      }),
+    delete: (known, record) => call("DELETE", recordPath(known.id, record.id)),
+  });
 
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       // The zone listing the writes start from, one zone long; changes nothing.
@@ -90,22 +147,9 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
     },
 
     async readRecordSet(known, hostname, type) {
-      const held = await zone(known.id);
-      if (!held.ok) return held;
-      if (!zoneHolds(held.value.name, hostname)) {
-        return failed(
-          `${SERVICE}: zone ${known.id} is ${held.value.name || "unnamed"}, which does not hold ${hostname}; correct config.zone_id or remove it`,
-          {
-            cause: "refused",
-          },
-        );
-      }
-      const relative = relativeName(hostname, held.value.name);
-      const records = held.value.records.filter(
-        (r) =>
-          r.Type === TYPE_NUMBER[type] && typeof r.Id === "number" && String(r.Name ?? "").toLowerCase() === relative,
-      );
-      return { ok: true, value: records.length === 0 ? null : recordSet(records) };
+      const records = await named(known, hostname, TYPE_NUMBER[type]);
+      if (!records.ok) return records;
+      return { ok: true, value: records.value.length === 0 ? null : recordSet(records.value) };
     },
 
     async updateRecordSet(known, _hostname, type, current, address, settings) {
@@ -128,17 +172,48 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
     },
 
     async createRecordSet(known, hostname, type, address, settings) {
-      const added = await call("PUT", `/dnszone/${encodeURIComponent(known.id)}/records`, {
+      const created = await call("PUT", recordsPath(known.id), {
         Type: TYPE_NUMBER[type],
         Name: relativeName(hostname, known.name ?? hostname),
         Value: address,
         Ttl: settings.ttl ?? NEW_RECORD_TTL,
       });
-      if (!added.ok) return added;
-      const record = added.value.body;
-      if (!isObject(record) || typeof record.Id !== "number")
-        return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
-      return { ok: true, value: recordSet([record]) };
+      const record = addedRecord(created);
+      return record.ok ? { ok: true, value: recordSet([record.value]) } : record;
+    },
+
+    async writeAddressSet(known, hostname, type, current, addresses, settings) {
+      const records = (current?.members ?? []) as Record<string, unknown>[];
+      const first = records[0]?.Ttl;
+      const ttlOf = (r: Record<string, unknown>) => settings.ttl ?? (typeof r.Ttl === "number" ? r.Ttl : undefined);
+      const kept = await writeRecordPerAddress(records, addresses, {
+        address: (r) => String(r.Value),
+        holds: (r) => settings.ttl === undefined || r.Ttl === settings.ttl,
+        async update(r, address) {
+          const ttl = ttlOf(r);
+          // Sent its type, name and TTL as read with the new address, as a one-address update is.
+          const posted = await call("POST", recordPath(known.id, r.Id), {
+            Type: TYPE_NUMBER[type],
+            Name: typeof r.Name === "string" ? r.Name : "",
+            Value: address,
+            ...(ttl === undefined ? {} : { Ttl: ttl }),
+          });
+          return posted.ok
+            ? { ok: true, value: { ...r, Value: address, ...(ttl === undefined ? {} : { Ttl: ttl }) } }
+            : posted;
+        },
+        create: async (address) =>
+          addedRecord(
+            await call("PUT", recordsPath(known.id), {
+              Type: TYPE_NUMBER[type],
+              Name: relativeName(hostname, known.name ?? hostname),
+              Value: address,
+              Ttl: settings.ttl ?? (typeof first === "number" ? first : NEW_RECORD_TTL),
+            }),
+          ),
+        delete: (r) => call("DELETE", recordPath(known.id, r.Id)),
+      });
+      return kept.ok ? { ok: true, value: recordSet(kept.value) } : kept;
     },
   };
 }
@@ -179,8 +254,12 @@ export const bunny = defineService({
   ttl: ttlRange(60, 86400, 300),
   canVerify: true,
   defaultApiUrl: "https://api.bunny.net",
+  holdsTxt: true,
+  holdsAddressSets: true,
   // bunny.net publishes no limit for its API; ddnsd keeps to a modest 2 requests a second.
   rateLimits: [{ requests: 2, perSeconds: 1 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(createBunnyApi({ api_key: credentials.api_key ?? "" }, context)),
+  createClient: (credentials, _options, context) => {
+    const api = createBunnyApi({ api_key: credentials.api_key ?? "" }, context);
+    return zoneClient(api, api.txt);
+  },
 });

@@ -6,6 +6,9 @@
 //
 // Requests per write: GET records + PATCH (2) once the domain is known (config.zone_id), plus the
 // domain listing (one request per 200 domains) on the first write; 1 when the record already holds it.
+// Several addresses for one name are several records (one per address): a record whose address
+// stays is kept, one whose address goes is patched to a new address or deleted. The ACME challenge
+// TXT is one record per value too, deleted by its id.
 //
 // Sources: digitalocean/openapi specification/resources/domains/*.yml,
 // shared/responses/{unauthorized,too_many_requests,not_found}.yml and description.yml (rate limits,
@@ -13,11 +16,13 @@
 // account:read); qdm12/ddns-updater providers/digitalocean.
 
 import { asObject, isObject } from "../../util/json";
+import { writeRecordPerAddress } from "../address-sets";
 import { failed, jsonCalls, type ServiceError } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type RecordSet, type TxtApi, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "DigitalOcean";
@@ -27,7 +32,10 @@ const MIN_TTL = 30;
 const MAX_TTL = 86400;
 const PER_PAGE = 200;
 
-export function createDigitalOceanApi(credentials: { token: string }, context: ClientContext): ZoneApi {
+export function createDigitalOceanApi(
+  credentials: { token: string },
+  context: ClientContext,
+): ZoneApi & { txt: TxtApi } {
   /** One call's JSON object. A "slow down" 429 names its wait in retry-after (a burst) or only in ratelimit-reset (the hourly window). */
   const send = jsonCalls(context, SERVICE, { Authorization: `Bearer ${credentials.token}` }, readError);
 
@@ -58,15 +66,58 @@ export function createDigitalOceanApi(credentials: { token: string }, context: C
 
   const recordsPath = (domain: string) => `/domains/${domain}/records`;
 
-  /** The written record from a PATCH or POST answer, or a failure saying it came back without one. */
+  /** The written record from a PATCH or POST answer as a set, or a failure saying it came back without one. */
   function written(answer: Record<string, unknown>): Step<RecordSet> {
-    const record = answer.domain_record;
-    if (isObject(record) && idOf(record) !== "") return { ok: true, value: recordSet([record]) };
+    const held = record({ ok: true, value: answer });
+    return held.ok ? { ok: true, value: recordSet([held.value]) } : held;
+  }
+
+  /** The name's records of that type (DigitalOcean filters on the FQDN; the answer names them relative to the domain). */
+  async function named(domain: string, hostname: string, type: string): Promise<Step<Record<string, unknown>[]>> {
+    const relative = relativeName(hostname, domain, "@");
+    const listed = await listAll(
+      `${recordsPath(domain)}?${new URLSearchParams({ type, name: hostname })}`,
+      "domain_records",
+    );
+    if (!listed.ok) return listed;
+    const records = listed.value.filter(
+      (r) => r.type === type && (r.name === relative || r.name === hostname) && idOf(r) !== "",
+    );
+    return { ok: true, value: records };
+  }
+
+  /** The record a PATCH or POST answered, or a failure saying it came back without one. */
+  function record(answer: Step<Record<string, unknown>>): Step<Record<string, unknown>> {
+    if (!answer.ok) return answer;
+    const written = answer.value.domain_record;
+    if (isObject(written) && idOf(written) !== "") return { ok: true, value: written };
     return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
   }
 
+  /** A DELETE answers 204 without a body. */
+  const remove = (domain: string, id: string) => send("DELETE", `${recordsPath(domain)}/${id}`);
+
+  // One record per value: adding creates one, removing deletes exactly the one holding the value.
+  const txt = txtRecords({
+    async list(zone, name) {
+      const listed = await named(zone.id, name, "TXT");
+      return listed.ok
+        ? { ok: true, value: listed.value.map((r) => ({ id: idOf(r), value: unquotedTxt(r.data) })) }
+        : listed;
+    },
+    create: (zone, name, value) =>
+      call("POST", recordsPath(zone.id), {
+        type: "TXT",
+        name: relativeName(name, zone.id, "@"),
+        data: value,
+        ttl: CHALLENGE_TTL,
+      }),
+    delete: (zone, held) => remove(zone.id, held.id),
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       const answer = await call("GET", "/account");
@@ -84,17 +135,9 @@ export function createDigitalOceanApi(credentials: { token: string }, context: C
     },
 
     async readRecordSet(zone, hostname, type) {
-      // The filter wants the FQDN; the answer names records relative to the domain (tolerating an FQDN too).
-      const relative = relativeName(hostname, zone.id, "@");
-      const listed = await listAll(
-        `${recordsPath(zone.id)}?${new URLSearchParams({ type, name: hostname })}`,
-        "domain_records",
-      );
-      if (!listed.ok) return listed;
-      const records = listed.value.filter(
-        (r) => r.type === type && (r.name === relative || r.name === hostname) && idOf(r) !== "",
-      );
-      return { ok: true, value: records.length === 0 ? null : recordSet(records) };
+      const records = await named(zone.id, hostname, type);
+      if (!records.ok) return records;
+      return { ok: true, value: records.value.length === 0 ? null : recordSet(records.value) };
     },
 
     async updateRecordSet(zone, _hostname, type, current, address, settings) {
@@ -115,6 +158,34 @@ export function createDigitalOceanApi(credentials: { token: string }, context: C
       });
       return created.ok ? written(created.value) : created;
     },
+
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const records = (current?.members ?? []) as Record<string, unknown>[];
+      const ttl = settings.ttl ?? (typeof records[0]?.ttl === "number" ? records[0].ttl : DEFAULT_NEW_RECORD_TTL);
+      const kept = await writeRecordPerAddress(records, addresses, {
+        address: (r) => String(r.data),
+        holds: (r) => settings.ttl === undefined || r.ttl === settings.ttl,
+        update: async (r, address) =>
+          record(
+            await call("PATCH", `${recordsPath(zone.id)}/${idOf(r)}`, {
+              type,
+              data: address,
+              ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
+            }),
+          ),
+        create: async (address) =>
+          record(
+            await call("POST", recordsPath(zone.id), {
+              type,
+              name: relativeName(hostname, zone.id, "@"),
+              data: address,
+              ttl,
+            }),
+          ),
+        delete: (r) => remove(zone.id, idOf(r)),
+      });
+      return kept.ok ? { ok: true, value: recordSet(kept.value) } : kept;
+    },
   };
 }
 
@@ -125,6 +196,7 @@ function recordSet(records: Record<string, unknown>[]): RecordSet {
     values: records.map((record) => String(record.data)),
     ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}),
     raw: first,
+    members: records,
   };
 }
 
@@ -156,12 +228,16 @@ export const digitalocean = defineService({
   ttl: ttlRange(MIN_TTL, MAX_TTL, DEFAULT_NEW_RECORD_TTL),
   canVerify: true,
   defaultApiUrl: "https://api.digitalocean.com/v2",
+  holdsTxt: true,
+  holdsAddressSets: true,
   // One window keeps both of DigitalOcean's limits: 80 a minute and 4,800 an hour, under its 250 per
   // minute and 5,000 per hour. A burst of 200 a minute would be allowed too, but its 429s for bursts
   // are not documented beyond "per minute", so requests stay spread out.
   rateLimits: [{ requests: 4, perSeconds: 3 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(createDigitalOceanApi({ token: credentials.token ?? "" }, context)),
+  createClient: (credentials, _options, context) => {
+    const api = createDigitalOceanApi({ token: credentials.token ?? "" }, context);
+    return zoneClient(api, api.txt);
+  },
 });
 
 function idOf(record: Record<string, unknown>): string {

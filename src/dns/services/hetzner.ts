@@ -6,6 +6,9 @@
 // Changes are asynchronous: set_records, change_ttl and creating a set each answer 201 with an
 // action, which is polled (`GET /zones/actions/{id}`) until it succeeds or fails, within a bound.
 // set_records leaves the TTL alone (null means the zone's default); each record's comment is sent back.
+// Several addresses for one name are one rrset, written whole by set_records (each address that
+// stays keeps its comment). The ACME challenge TXT is the name's TXT rrset, written whole too (its
+// values in double quotes, every other value sent back as read), and deleted once no value is left.
 //
 // Requests per write, with the zone known (config.zone_id) — the steady state:
 //   GET rrset + POST set_records + GET action (until done) = 3 (1 when the address is already there)
@@ -20,8 +23,9 @@ import { exchangeJson } from "../../net/http";
 import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
 import { failed, failedAnswer, type ServiceError } from "../answers";
 import type { Step, StepFailure } from "../provider";
-import { type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type TxtApi, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, quotedTxt, readByValue, txtSet, unquotedTxt } from "../txt";
 import {
   acceptedWithCount,
   candidateZones,
@@ -29,6 +33,7 @@ import {
   noZoneMessage,
   relativeName,
   sameAddress,
+  sameAddresses,
   zoneHolds,
 } from "../zones";
 
@@ -54,7 +59,7 @@ export function createHetznerApi(
   credentials: { token: string },
   context: ClientContext,
   polling: ActionPolling = DEFAULT_POLLING,
-): ZoneApi {
+): ZoneApi & { txt: TxtApi } {
   async function call(method: string, path: string, body?: unknown): Promise<Call> {
     const answer = await exchangeJson(context, method, path, { Authorization: `Bearer ${credentials.token}` }, body);
     if (!answer.ok) return failed(`${SERVICE}: ${answer.reason}`, { cause: answer.cause });
@@ -95,8 +100,8 @@ export function createHetznerApi(
   }
 
   /** A change that answers with an action, followed until the action is done. */
-  async function act(path: string, body: unknown): Promise<Failure | null> {
-    const answer = await call("POST", path, body);
+  async function act(path: string, body: unknown, method = "POST"): Promise<Failure | null> {
+    const answer = await call(method, path, body);
     if (!answer.ok) return answer;
     return settled(answer.body.action);
   }
@@ -120,6 +125,7 @@ export function createHetznerApi(
     values: string[],
     ttl: unknown,
     comment: unknown,
+    members?: Record<string, unknown>[],
   ): RecordSet {
     return {
       id: `${relativeName(hostname, zone, "@")}/${type}`,
@@ -129,11 +135,47 @@ export function createHetznerApi(
         comment: typeof comment === "string" && comment !== "" ? comment : undefined,
         ttl: typeof ttl === "number" ? ttl : null,
       },
+      ...(members ? { members } : {}),
     };
   }
 
+  // The name's TXT rrset, written whole: the values that stay are sent back as read (comments too).
+  const txt = txtSet({
+    async read(zone, name) {
+      const read = await call("GET", setPath(zone.id, name, "TXT"));
+      if (!read.ok) return read.code === "not_found" ? { ok: true, value: { values: [] } } : read;
+      const rrset = asObject(read.body.rrset);
+      const records = objectsIn(rrset.records);
+      return {
+        ok: true,
+        value: {
+          values: records.map((r) => unquotedTxt(r.value)),
+          ...(typeof rrset.ttl === "number" ? { ttl: rrset.ttl } : {}),
+          raw: records,
+        },
+      };
+    },
+    async write(zone, name, values, held) {
+      const path = setPath(zone.id, name, "TXT");
+      if (values.length === 0) return (await act(path, undefined, "DELETE")) ?? { ok: true, value: undefined };
+      const read = readByValue(held);
+      const records = values.map((value) => read.get(value) ?? { value: quotedTxt(value) });
+      const written =
+        held.values.length === 0
+          ? await act(`/zones/${encodeURIComponent(zone.id)}/rrsets`, {
+              name: relativeName(name, zone.id, "@"),
+              type: "TXT",
+              records,
+              ttl: CHALLENGE_TTL,
+            })
+          : await act(`${path}/actions/set_records`, { records });
+      return written ?? { ok: true, value: undefined };
+    },
+  });
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       const answer = await call("GET", "/zones?per_page=1");
@@ -188,6 +230,7 @@ export function createHetznerApi(
           records.map((r) => String(r.value)),
           rrset.ttl,
           records[0]?.comment,
+          records,
         ),
       };
     },
@@ -223,6 +266,51 @@ export function createHetznerApi(
       return (
         created ?? { ok: true, value: recordSet(hostname, zone.id, type, [address], settings.ttl ?? null, undefined) }
       );
+    },
+
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      if (current === null) {
+        const body = {
+          name: relativeName(hostname, zone.id, "@"),
+          type,
+          records: addresses.map((value) => ({ value })),
+          ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
+        };
+        const created = await act(`/zones/${encodeURIComponent(zone.id)}/rrsets`, body);
+        return (
+          created ?? {
+            ok: true,
+            value: recordSet(hostname, zone.id, type, [...addresses], settings.ttl ?? null, undefined),
+          }
+        );
+      }
+      const path = setPath(zone.id, hostname, type);
+      const held = (current.members ?? []) as Record<string, unknown>[];
+      // An address that stays keeps its comment; a new one has none.
+      const records = addresses.map((value) => {
+        const comment = held.find((r) => sameAddress(String(r.value), value))?.comment;
+        return { value, ...(typeof comment === "string" && comment !== "" ? { comment } : {}) };
+      });
+      if (!sameAddresses(current.values, addresses)) {
+        const set = await act(`${path}/actions/set_records`, { records });
+        if (set) return set;
+      }
+      if (settings.ttl !== undefined && settings.ttl !== current.ttl) {
+        const changed = await act(`${path}/actions/change_ttl`, { ttl: settings.ttl });
+        if (changed) return changed;
+      }
+      return {
+        ok: true,
+        value: recordSet(
+          hostname,
+          zone.id,
+          type,
+          [...addresses],
+          settings.ttl ?? current.ttl,
+          records[0]?.comment,
+          records,
+        ),
+      };
     },
 
     describe(set) {
@@ -273,8 +361,12 @@ export const hetzner = defineService({
   ttl: ttlRange(60, 2147483647, "the zone's default"),
   canVerify: true,
   defaultApiUrl: "https://api.hetzner.cloud/v1",
+  holdsTxt: true,
+  holdsAddressSets: true,
   // Hetzner Cloud allows 3600 requests an hour per project; ddnsd stays under it.
   rateLimits: [{ requests: 3000, perSeconds: 3600 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(createHetznerApi({ token: credentials.token ?? "" }, context)),
+  createClient: (credentials, _options, context) => {
+    const api = createHetznerApi({ token: credentials.token ?? "" }, context);
+    return zoneClient(api, api.txt);
+  },
 });

@@ -7,7 +7,9 @@
 // Requests per write: the domain (GET /domains/{id} once its id is saved as config.zone_id; before
 // that the account's domains, 500 a page, the longest holding the name), the records (one page of
 // 500), and the PUT or POST = 3 (2 when the address is already there). Secondary ("slave") domains
-// are skipped: Linode does not let their records change.
+// are skipped: Linode does not let their records change. Several addresses for one name are several
+// records (one per address): a record whose address stays is kept, one whose address goes is PUT to
+// a new address or deleted. The ACME challenge TXT is one record per value too, deleted by its id.
 //
 // Sources: techdocs.akamai.com/linode-api (Domains, Domain Records, Pagination, Errors, Rate limits;
 // Linode publishes the API as an OpenAPI description, linode/linode-api-docs openapi.yaml);
@@ -15,6 +17,7 @@
 
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
+import { writeRecordPerAddress } from "../address-sets";
 import { failed, type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
@@ -22,12 +25,14 @@ import {
   type RecordSet,
   recordSetNamed,
   recordSetOf,
+  type TxtApi,
   writtenSet,
   type Zone,
   type ZoneApi,
   zoneClient,
 } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, txtRecords } from "../txt";
 import { failedCheck, foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Linode";
@@ -50,7 +55,7 @@ export function roundedTtl(ttl: number): number {
   return best;
 }
 
-export function createLinodeApi(credentials: { token: string }, context: ClientContext): ZoneApi {
+export function createLinodeApi(credentials: { token: string }, context: ClientContext): ZoneApi & { txt: TxtApi } {
   const call = jsonCalls(context, SERVICE, { Authorization: `Bearer ${credentials.token}` }, readError);
 
   /** Every item of a paged listing, page by page until the last page Linode names. */
@@ -69,8 +74,39 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
   const recordsPath = (domainId: string) => `/domains/${encodeURIComponent(domainId)}/records`;
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    return recordSetOf(records, "target", { ttl: "ttl_sec" });
+    return { ...recordSetOf(records, "target", { ttl: "ttl_sec" }), members: records };
   }
+
+  /** The record a PUT or POST answered, or a failure saying it came back without an id. */
+  function writtenRecord(answer: Step<JsonAnswer>): Step<Record<string, unknown>> {
+    if (!answer.ok) return answer;
+    const record = answer.value.body;
+    if (isObject(record) && record.id !== undefined && record.id !== null) return { ok: true, value: record };
+    return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
+  }
+
+  const recordPath = (domainId: string, id: unknown) => `${recordsPath(domainId)}/${encodeURIComponent(String(id))}`;
+
+  // One record per value: adding creates one, removing deletes exactly the one holding the value.
+  const txt = txtRecords({
+    async list(zone, name) {
+      const listed = staleOn404(await listAll(recordsPath(zone.id)));
+      if (!listed.ok) return listed;
+      const relative = relativeName(name, zone.name ?? name);
+      const records = listed.value.filter(
+        (r) => r.type === "TXT" && r.id !== undefined && String(r.name ?? "").toLowerCase() === relative,
+      );
+      return { ok: true, value: records.map((r) => ({ id: String(r.id), value: String(r.target ?? "") })) };
+    },
+    create: (zone, name, value) =>
+      call("POST", recordsPath(zone.id), {
+        type: "TXT",
+        name: relativeName(name, zone.name ?? name),
+        target: value,
+        ttl_sec: roundedTtl(CHALLENGE_TTL),
+      }),
+    delete: (zone, record) => call("DELETE", recordPath(zone.id, record.id)),
+  });
 
   /** A written record as Linode answered it, or a failure saying what was missing. */
   function written(answer: Step<JsonAnswer>): Step<RecordSet> {
@@ -87,6 +123,7 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
 
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       // Needs the same `domains` scope the writes need; changes nothing.
@@ -158,6 +195,34 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
       return written(post);
     },
 
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const records = (current?.members ?? []) as Record<string, unknown>[];
+      const ttl = settings.ttl === undefined ? undefined : roundedTtl(settings.ttl);
+      const first = records[0]?.ttl_sec;
+      const kept = await writeRecordPerAddress(records, addresses, {
+        address: (r) => String(r.target),
+        holds: (r) => ttl === undefined || r.ttl_sec === ttl,
+        update: async (r, address) =>
+          writtenRecord(
+            await call("PUT", recordPath(zone.id, r.id), {
+              target: address,
+              ...(ttl === undefined ? {} : { ttl_sec: ttl }),
+            }),
+          ),
+        create: async (address) =>
+          writtenRecord(
+            await call("POST", recordsPath(zone.id), {
+              type,
+              name: relativeName(hostname, zone.name ?? hostname),
+              target: address,
+              ttl_sec: ttl ?? (typeof first === "number" ? first : DOMAIN_DEFAULT_TTL),
+            }),
+          ),
+        delete: (r) => call("DELETE", recordPath(zone.id, r.id)),
+      });
+      return kept.ok ? { ok: true, value: recordSet(kept.value) } : kept;
+    },
+
     storedTtl: roundedTtl,
 
     describe(set) {
@@ -205,9 +270,13 @@ export const linode = defineService({
   }),
   canVerify: true,
   defaultApiUrl: "https://api.linode.com/v4",
+  holdsTxt: true,
+  holdsAddressSets: true,
   // Linode allows 200 a minute for listings (the paginated GETs) and more for the rest, per user:
   // ddnsd stays under the stricter one for all of its requests.
   rateLimits: [{ requests: 180, perSeconds: 60 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(createLinodeApi({ token: credentials.token ?? "" }, context)),
+  createClient: (credentials, _options, context) => {
+    const api = createLinodeApi({ token: credentials.token ?? "" }, context);
+    return zoneClient(api, api.txt);
+  },
 });

@@ -7,19 +7,33 @@
 // Requests per write, with the domain known (config.zone_id) — the steady state:
 //   GET records (one page of 500) + PATCH the record = 2 (1 when the address is already there)
 // Without it the account's domains are listed first (500 a page) and the longest holding the name is used.
+// Several addresses for one name are several records (one per address): a record whose address
+// stays is kept, one whose address goes is patched to a new address or deleted. The ACME challenge
+// TXT is one record per value too (its data in double quotes, as Vultr's clients write it), deleted
+// by its id.
 //
 // Sources: www.vultr.com/api (DNS: list domains, list/create/update records; Vultr publishes the API
 // as an OpenAPI description) and docs.vultr.com (API keys and access control, rate limits);
 // qdm12/ddns-updater providers/vultr (getrecord.go, updaterecord.go: PATCH answers 204; errors as
-// `{"error", "status"}`); libdns/vultr; lego "Vultr".
+// `{"error", "status"}`); libdns/vultr; lego "Vultr" (providers/dns/vultr: TXT data quoted).
 
 import { asObject, isObject } from "../../util/json";
 import { plural } from "../../util/plural";
+import { writeRecordPerAddress } from "../address-sets";
 import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
-import { type RecordSet, recordSetNamed, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import {
+  type RecordSet,
+  recordSetNamed,
+  recordSetOf,
+  type TxtApi,
+  type ZoneApi,
+  zoneClient,
+  zonesNamed,
+} from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
+import { CHALLENGE_TTL, quotedTxt, txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Vultr";
@@ -28,7 +42,7 @@ const PER_PAGE = 500;
 /** A new record's TTL when the domain's config names none (what Vultr's own panel proposes). */
 const NEW_RECORD_TTL = 300;
 
-export function createVultrApi(credentials: { api_key: string }, context: ClientContext): ZoneApi {
+export function createVultrApi(credentials: { api_key: string }, context: ClientContext): ZoneApi & { txt: TxtApi } {
   const call = jsonCalls(context, SERVICE, { Authorization: `Bearer ${credentials.api_key}` }, readError);
 
   /** Every item of a cursor-paged listing (`key` in each page), until Vultr names no next page. */
@@ -56,11 +70,44 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
   const recordsPath = (domain: string) => `/domains/${encodeURIComponent(domain)}/records`;
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    return recordSetOf(records, "data");
+    return { ...recordSetOf(records, "data"), members: records };
   }
+
+  const recordPath = (domain: string, id: unknown) => `${recordsPath(domain)}/${encodeURIComponent(String(id))}`;
+
+  /** A POST's `{record}`, or a failure saying it came back without an id. */
+  function createdRecord(created: Step<{ body: unknown }>): Step<Record<string, unknown>> {
+    if (!created.ok) return created;
+    const record = isObject(created.value.body) ? created.value.body.record : undefined;
+    if (!isObject(record) || typeof record.id !== "string")
+      return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
+    return { ok: true, value: record };
+  }
+
+  // One record per value: adding creates one, removing deletes exactly the one holding the value.
+  const txt = txtRecords({
+    async list(zone, name) {
+      const listed = await listAll(recordsPath(zone.id), "records");
+      if (!listed.ok) return staleOn404(listed);
+      const relative = relativeName(name, zone.id);
+      const records = listed.value.filter(
+        (r) => r.type === "TXT" && typeof r.id === "string" && String(r.name ?? "").toLowerCase() === relative,
+      );
+      return { ok: true, value: records.map((r) => ({ id: String(r.id), value: unquotedTxt(r.data) })) };
+    },
+    create: (zone, name, value) =>
+      call("POST", recordsPath(zone.id), {
+        name: relativeName(name, zone.id),
+        type: "TXT",
+        data: quotedTxt(value),
+        ttl: CHALLENGE_TTL,
+      }),
+    delete: (zone, record) => call("DELETE", recordPath(zone.id, record.id)),
+  });
 
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       // The same listing the writes start from; changes nothing.
@@ -104,11 +151,38 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
         data: address,
         ttl: settings.ttl ?? NEW_RECORD_TTL,
       });
-      if (!created.ok) return created;
-      const record = isObject(created.value.body) ? created.value.body.record : undefined;
-      if (!isObject(record) || typeof record.id !== "string")
-        return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
-      return { ok: true, value: recordSet([record]) };
+      const record = createdRecord(created);
+      return record.ok ? { ok: true, value: recordSet([record.value]) } : record;
+    },
+
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const records = (current?.members ?? []) as Record<string, unknown>[];
+      const first = records[0]?.ttl;
+      const kept = await writeRecordPerAddress(records, addresses, {
+        address: (r) => String(r.data),
+        holds: (r) => settings.ttl === undefined || r.ttl === settings.ttl,
+        async update(r, address) {
+          const patched = await call("PATCH", recordPath(zone.id, r.id), {
+            data: address,
+            ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
+          });
+          // 204 without a body: the record is what was sent over what was read.
+          return patched.ok
+            ? { ok: true, value: { ...r, data: address, ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) } }
+            : patched;
+        },
+        create: async (address) =>
+          createdRecord(
+            await call("POST", recordsPath(zone.id), {
+              name: relativeName(hostname, zone.id),
+              type,
+              data: address,
+              ttl: settings.ttl ?? (typeof first === "number" ? first : NEW_RECORD_TTL),
+            }),
+          ),
+        delete: (r) => call("DELETE", recordPath(zone.id, r.id)),
+      });
+      return kept.ok ? { ok: true, value: recordSet(kept.value) } : kept;
     },
   };
 }
@@ -145,8 +219,12 @@ export const vultr = defineService({
   ttl: ttlRange(60, 86400, 300),
   canVerify: true,
   defaultApiUrl: "https://api.vultr.com/v2",
+  holdsTxt: true,
+  holdsAddressSets: true,
   // Vultr allows 30 requests a second per address and answers 429 past it; ddnsd stays under it.
   rateLimits: [{ requests: 20, perSeconds: 1 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(createVultrApi({ api_key: credentials.api_key ?? "" }, context)),
+  createClient: (credentials, _options, context) => {
+    const api = createVultrApi({ api_key: credentials.api_key ?? "" }, context);
+    return zoneClient(api, api.txt);
+  },
 });

@@ -26,6 +26,14 @@ const azureZone: ZoneAccess<AzureFake> = {
   },
   ttl: 300,
   goneZoneId: "old-rg/example.com",
+  txt: {
+    add(fake, zone, name, value) {
+      const set = fake.recordSet(zone, relative(name, zone, "@"), "TXT");
+      if (set) set.addresses.push(value);
+      else fake.addRecordSet(zone, { name: relative(name, zone, "@"), type: "TXT", addresses: [value], ttl: 300 });
+    },
+    values: (fake, zone, name) => [...(fake.recordSet(zone, relative(name, zone, "@"), "TXT")?.addresses ?? [])],
+  },
 };
 
 export const adapter = define<AzureFake>({

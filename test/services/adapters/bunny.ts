@@ -14,8 +14,16 @@ const bunnyZone: ZoneAccess<BunnyFake> = {
         ?.Records.filter((r) => r.Name === relative(hostname, zone, "") && r.Type === (type === "A" ? 0 : 1)) ?? [];
     return records.length === 1 ? { ip: records[0]!.Value, ttl: records[0]!.Ttl } : undefined;
   },
+  readAll: (fake, zone, hostname, type) =>
+    fake.recordsNamed(zone, relative(hostname, zone, ""), type).map((record) => record.Value),
   ttl: 1800,
   goneZoneId: "999999",
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { name: relative(name, zone, ""), type: "TXT", value, ttl: 300 }),
+    values: (fake, zone, name) =>
+      fake.recordsNamed(zone, relative(name, zone, ""), "TXT").map((record) => record.Value),
+  },
 };
 
 export const adapter = define<BunnyFake>({

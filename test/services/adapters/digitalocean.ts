@@ -11,8 +11,16 @@ const digitalOceanZone: ZoneAccess<DigitalOceanFake> = {
     const record = fake.record(zone, relative(hostname, zone, "@"), type);
     return record && { ip: record.data, ttl: record.ttl };
   },
+  readAll: (fake, zone, hostname, type) =>
+    fake.recordsNamed(zone, relative(hostname, zone, "@"), type).map((record) => record.data),
   ttl: 1800,
   goneZoneId: null,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { type: "TXT", name: relative(name, zone, "@"), data: value, ttl: 1800 }),
+    values: (fake, zone, name) =>
+      fake.recordsNamed(zone, relative(name, zone, "@"), "TXT").map((record) => record.data),
+  },
 };
 
 export const adapter = define<DigitalOceanFake>({

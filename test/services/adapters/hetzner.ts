@@ -1,3 +1,4 @@
+import { unquotedTxt } from "../../../src/dns/txt";
 import { HETZNER_FAKE_TOKEN, type HetznerFake, startHetznerFake } from "../../fakes/hetzner";
 import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAccess } from "../adapter";
 
@@ -13,7 +14,18 @@ const hetznerZone: ZoneAccess<HetznerFake> = {
     const rrset = fake.rrset(zone, relative(hostname, zone, "@"), type);
     return rrset && rrset.records.length === 1 ? { ip: rrset.records[0]!.value, ttl: rrset.ttl } : undefined;
   },
+  readAll: (fake, zone, hostname, type) =>
+    (fake.rrset(zone, relative(hostname, zone, "@"), type)?.records ?? []).map((record) => record.value),
   ttl: 1800,
+  txt: {
+    add(fake, zone, name, value) {
+      const rrset = fake.rrset(zone, relative(name, zone, "@"), "TXT");
+      if (rrset) rrset.records.push({ value: `"${value}"` });
+      else fake.addRrset(zone, { name: relative(name, zone, "@"), type: "TXT", values: [`"${value}"`], ttl: 300 });
+    },
+    values: (fake, zone, name) =>
+      (fake.rrset(zone, relative(name, zone, "@"), "TXT")?.records ?? []).map((record) => unquotedTxt(record.value)),
+  },
 };
 
 export const adapter = define<HetznerFake>({

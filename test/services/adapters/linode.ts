@@ -12,10 +12,18 @@ const linodeZone: ZoneAccess<LinodeFake> = {
       fake.domain(zone)?.records.filter((r) => r.name === relative(hostname, zone, "") && r.type === type) ?? [];
     return records.length === 1 ? { ip: records[0]!.target, ttl: records[0]!.ttl_sec } : undefined;
   },
+  readAll: (fake, zone, hostname, type) =>
+    fake.recordsNamed(zone, relative(hostname, zone, ""), type).map((record) => record.target),
   // One of Linode's own values: others are rounded.
   ttl: 3600,
   goneZoneId: "999999",
   storedTtl: linodeTtl,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { name: relative(name, zone, ""), type: "TXT", target: value, ttl: 300 }),
+    values: (fake, zone, name) =>
+      fake.recordsNamed(zone, relative(name, zone, ""), "TXT").map((record) => record.target),
+  },
 };
 
 export const adapter = define<LinodeFake>({

@@ -1,3 +1,4 @@
+import { unquotedTxt } from "../../../src/dns/txt";
 import { startVultrFake, VULTR_FAKE_API_KEY, type VultrFake } from "../../fakes/vultr";
 import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAccess } from "../adapter";
 
@@ -12,7 +13,15 @@ const vultrZone: ZoneAccess<VultrFake> = {
       fake.domains.get(zone)?.filter((r) => r.name === relative(hostname, zone, "") && r.type === type) ?? [];
     return records.length === 1 ? { ip: records[0]!.data, ttl: records[0]!.ttl } : undefined;
   },
+  readAll: (fake, zone, hostname, type) =>
+    fake.recordsNamed(zone, relative(hostname, zone, ""), type).map((record) => record.data),
   ttl: 1800,
+  txt: {
+    add: (fake, zone, name, value) =>
+      void fake.addRecord(zone, { name: relative(name, zone, ""), type: "TXT", data: `"${value}"`, ttl: 300 }),
+    values: (fake, zone, name) =>
+      fake.recordsNamed(zone, relative(name, zone, ""), "TXT").map((record) => unquotedTxt(record.data)),
+  },
 };
 
 export const adapter = define<VultrFake>({
