@@ -4,7 +4,6 @@
 // wrote it — left alone beside them. On the first write (nothing published yet) what the name holds is
 // taken as ddnsd's own, as a write of one address writes into the record it finds.
 
-import type { Step } from "./provider";
 import { sameAddress, sameAddresses } from "./zones";
 
 export interface SetPlan {
@@ -50,46 +49,4 @@ export function setDetails(plan: Pick<SetPlan, "removed" | "foreign">): string[]
       ? [`left alone: ${plan.foreign.join(" and ")} (added outside ddnsd, never removed by it)`]
       : []),
   ];
-}
-
-/** The requests of a service that keeps one record per address (DigitalOcean, Linode, Vultr …), for `writeRecordPerAddress`. */
-export interface RecordPerAddress<R> {
-  address(record: R): string;
-  /** Whether a record whose address stays has the settings the config asks for, so it is not written. */
-  holds(record: R): boolean;
-  /** Makes `record` hold `address` (an address that stays, with new settings, or one that comes in place of one that goes). */
-  update(record: R, address: string): Promise<Step<R>>;
-  create(address: string): Promise<Step<R>>;
-  delete(record: R): Promise<Step<unknown>>;
-}
-
-/**
- * Makes the records of one name hold exactly `addresses`: a record whose address stays is kept (and
- * updated only when its settings differ), one whose address goes is reused for a new address (what
- * else it keeps stays) or deleted, and a new address left over gets a record of its own. Answers the
- * records that hold the set now, in the order of `addresses`.
- */
-export async function writeRecordPerAddress<R>(
-  records: readonly R[],
-  addresses: readonly string[],
-  service: RecordPerAddress<R>,
-): Promise<Step<R[]>> {
-  const kept: R[] = [];
-  const spare = records.filter((record) => !within(addresses, service.address(record)));
-  for (const address of addresses) {
-    const holding = records.find((record) => sameAddress(service.address(record), address));
-    if (holding !== undefined && service.holds(holding)) {
-      kept.push(holding);
-      continue;
-    }
-    const reused = holding ?? spare.shift();
-    const written = reused === undefined ? await service.create(address) : await service.update(reused, address);
-    if (!written.ok) return written;
-    kept.push(written.value);
-  }
-  for (const record of spare) {
-    const deleted = await service.delete(record);
-    if (!deleted.ok) return deleted;
-  }
-  return { ok: true, value: kept };
 }

@@ -18,11 +18,11 @@
 // (AccessKey header, numeric record types, PUT to add, POST to update); lego "Bunny".
 
 import { asObject, isObject, objectsIn } from "../../util/json";
-import { writeRecordPerAddress } from "../address-sets";
 import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, recordSetOf, type TxtApi, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { acceptedWithCount, failedCheck, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
@@ -186,10 +186,10 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
       const records = (current?.members ?? []) as Record<string, unknown>[];
       const first = records[0]?.Ttl;
       const ttlOf = (r: Record<string, unknown>) => settings.ttl ?? (typeof r.Ttl === "number" ? r.Ttl : undefined);
-      const kept = await writeRecordPerAddress(records, addresses, {
+      const kept = await writePerAddress(records, addresses, {
         address: (r) => String(r.Value),
-        holds: (r) => settings.ttl === undefined || r.Ttl === settings.ttl,
-        async update(r, address) {
+        stale: (r) => !(settings.ttl === undefined || r.Ttl === settings.ttl),
+        async edit(r, address) {
           const ttl = ttlOf(r);
           // Sent its type, name and TTL as read with the new address, as a one-address update is.
           const posted = await call("POST", recordPath(known.id, r.Id), {

@@ -16,11 +16,11 @@
 // account:read); qdm12/ddns-updater providers/digitalocean.
 
 import { asObject, isObject } from "../../util/json";
-import { writeRecordPerAddress } from "../address-sets";
 import { failed, jsonCalls, type ServiceError } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type TxtApi, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, relativeName } from "../zones";
@@ -162,10 +162,10 @@ export function createDigitalOceanApi(
     async writeAddressSet(zone, hostname, type, current, addresses, settings) {
       const records = (current?.members ?? []) as Record<string, unknown>[];
       const ttl = settings.ttl ?? (typeof records[0]?.ttl === "number" ? records[0].ttl : DEFAULT_NEW_RECORD_TTL);
-      const kept = await writeRecordPerAddress(records, addresses, {
+      const kept = await writePerAddress(records, addresses, {
         address: (r) => String(r.data),
-        holds: (r) => settings.ttl === undefined || r.ttl === settings.ttl,
-        update: async (r, address) =>
+        stale: (r) => !(settings.ttl === undefined || r.ttl === settings.ttl),
+        edit: async (r, address) =>
           record(
             await call("PATCH", `${recordsPath(zone.id)}/${idOf(r)}`, {
               type,

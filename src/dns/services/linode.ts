@@ -17,7 +17,6 @@
 
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
-import { writeRecordPerAddress } from "../address-sets";
 import { failed, type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
@@ -31,6 +30,7 @@ import {
   type ZoneApi,
   zoneClient,
 } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, txtRecords } from "../txt";
 import { failedCheck, foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
@@ -199,10 +199,10 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
       const records = (current?.members ?? []) as Record<string, unknown>[];
       const ttl = settings.ttl === undefined ? undefined : roundedTtl(settings.ttl);
       const first = records[0]?.ttl_sec;
-      const kept = await writeRecordPerAddress(records, addresses, {
+      const kept = await writePerAddress(records, addresses, {
         address: (r) => String(r.target),
-        holds: (r) => ttl === undefined || r.ttl_sec === ttl,
-        update: async (r, address) =>
+        stale: (r) => !(ttl === undefined || r.ttl_sec === ttl),
+        edit: async (r, address) =>
           writtenRecord(
             await call("PUT", recordPath(zone.id, r.id), {
               target: address,

@@ -19,7 +19,6 @@
 
 import { asObject, isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { writeRecordPerAddress } from "../address-sets";
 import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
@@ -32,6 +31,7 @@ import {
   zoneClient,
   zonesNamed,
 } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, quotedTxt, txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, relativeName } from "../zones";
@@ -158,10 +158,10 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
     async writeAddressSet(zone, hostname, type, current, addresses, settings) {
       const records = (current?.members ?? []) as Record<string, unknown>[];
       const first = records[0]?.ttl;
-      const kept = await writeRecordPerAddress(records, addresses, {
+      const kept = await writePerAddress(records, addresses, {
         address: (r) => String(r.data),
-        holds: (r) => settings.ttl === undefined || r.ttl === settings.ttl,
-        async update(r, address) {
+        stale: (r) => !(settings.ttl === undefined || r.ttl === settings.ttl),
+        async edit(r, address) {
           const patched = await call("PATCH", recordPath(zone.id, r.id), {
             data: address,
             ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
