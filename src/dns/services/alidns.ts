@@ -9,7 +9,8 @@
 // one holding the hostname is used.
 //
 // A name can hold one record per resolution line (default, telecom, unicom …): those are several
-// addresses for ddnsd, so such a name is left alone. UpdateDomainRecord replaces the record's TTL and
+// addresses for ddnsd, so such a name is left alone unless the domain publishes a set of addresses
+// (one record per address, the difference added, updated or deleted). UpdateDomainRecord replaces the record's TTL and
 // line with their defaults (600, "default") when they are not sent, so both are always sent back as
 // read. It refuses a write that changes nothing (DomainRecordDuplicate): the read before it makes
 // sure none is sent.
@@ -31,7 +32,7 @@ import { type RecordSet, type TxtApi, type ZoneApi, zoneClient, zonesNamed } fro
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { signedQuery } from "../signing/alidns-signature";
 import { txtRecords, unquotedTxt } from "../txt";
-import { failedCheck, relativeName } from "../zones";
+import { failedCheck, relativeName, sameAddress } from "../zones";
 
 const SERVICE = "Alibaba Cloud DNS";
 const API_VERSION = "2015-01-09";
@@ -168,7 +169,13 @@ export function createAlidnsApi(
       const values = records.map((r) => String(r.Value ?? ""));
       return {
         ok: true,
-        value: { id: String(first.RecordId ?? ""), values, ...(ttl === undefined ? {} : { ttl }), raw: kept },
+        value: {
+          id: String(first.RecordId ?? ""),
+          values,
+          ...(ttl === undefined ? {} : { ttl }),
+          raw: kept,
+          members: records,
+        },
       };
     },
 
@@ -184,6 +191,40 @@ export function createAlidnsApi(
       const kept: Kept = { rr: relativeName(hostname, zone.id, "@"), line: "default" };
       const which = { Action: "AddDomainRecord", DomainName: zone.id };
       return writeRecord(which, type, address, settings.ttl ?? NEW_RECORD_TTL, kept);
+    },
+
+    // One record per address: a record whose address stays is kept (updated only for another TTL), one
+    // whose address goes is updated to a new address (its line kept) or deleted, and a new address
+    // left over is added with the set's TTL.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const records = current?.members ?? [];
+      const ttl = settings.ttl ?? current?.ttl ?? NEW_RECORD_TTL;
+      const rr = relativeName(hostname, zone.id, "@");
+      const holds = (record: Record<string, unknown>, address: string) => sameAddress(String(record.Value), address);
+      const spare = records.filter((record) => !addresses.some((address) => holds(record, address)));
+      let id = current?.id ?? "";
+      for (const address of addresses) {
+        const holding = records.find((record) => holds(record, address));
+        if (holding !== undefined && (settings.ttl === undefined || holding.TTL === settings.ttl)) continue;
+        const reused = holding ?? spare.shift();
+        const which: Record<string, string> =
+          reused === undefined
+            ? { Action: "AddDomainRecord", DomainName: zone.id }
+            : {
+                Action: "UpdateDomainRecord",
+                RecordId: String(reused.RecordId),
+                Line: String(reused.Line ?? "default"),
+              };
+        const written = await writeRecord(which, type, address, ttl, { rr, line: "default" });
+        if (!written.ok) return written;
+        id ||= written.value.id;
+      }
+      for (const record of spare) {
+        const deleted = await call({ Action: "DeleteDomainRecord", RecordId: String(record.RecordId) });
+        if (!deleted.ok) return deleted;
+      }
+      const kept: Kept = (current?.raw as Kept | undefined) ?? { rr, line: "default" };
+      return { ok: true, value: { id, values: [...addresses], ttl, raw: kept } };
     },
 
     describe(set) {
@@ -251,6 +292,7 @@ export const alidns = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(1, 86400, 600, { note: "the free edition accepts 600 and above" }),
   canVerify: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://alidns.aliyuncs.com",
   // Alibaba's API quotas are per account and action (UpdateDomainRecord and AddDomainRecord 60 a
   // second, DescribeSubDomainRecords 300), and since 2025 it also throttles adaptively
