@@ -26,7 +26,7 @@ import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type TxtApi, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, quotedTxt, txtRecords, unquotedTxt } from "../txt";
-import { failedCheck, relativeName } from "../zones";
+import { failedCheck, relativeName, sameAddress } from "../zones";
 
 const SERVICE = "DNS Made Easy";
 /** A new record's TTL when the domain's config names none (DNS Made Easy's default). */
@@ -76,7 +76,7 @@ export function createDnsMadeEasyApi(
   }
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    return recordSetOf(records, "value");
+    return { ...recordSetOf(records, "value"), members: records };
   }
 
   // One record per value, its value the text in quotes; removed by id.
@@ -186,6 +186,40 @@ export function createDnsMadeEasyApi(
         value: recordSet([{ ...record, value: address, ttl: typeof record.ttl === "number" ? record.ttl : ttl }]),
       };
     },
+
+    // One record per address: a record whose address stays is kept (PUT only for another TTL), one
+    // whose address goes is put to a new address (the rest of it kept) or deleted, and a new address
+    // left over is posted with the set's TTL.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const records = current?.members ?? [];
+      const holds = (record: Record<string, unknown>, address: string) => sameAddress(String(record.value), address);
+      const spare = records.filter((record) => !addresses.some((address) => holds(record, address)));
+      const kept: Record<string, unknown>[] = [];
+      for (const address of addresses) {
+        const holding = records.find((record) => holds(record, address));
+        if (holding !== undefined && (settings.ttl === undefined || holding.ttl === settings.ttl)) {
+          kept.push(holding);
+          continue;
+        }
+        const reused = holding ?? spare.shift();
+        const written =
+          reused === undefined
+            ? await this.createRecordSet(zone, hostname, type, address, { ttl: settings.ttl ?? current?.ttl })
+            : await this.updateRecordSet(zone, hostname, type, recordSet([reused]), address, settings);
+        if (!written.ok) return written;
+        kept.push(asObject(written.value.raw));
+      }
+      const id = await zoneId(zone);
+      if (!id.ok) return id;
+      for (const record of spare) {
+        const deleted = await call(
+          "DELETE",
+          `/dns/managed/${id.value}/records/${encodeURIComponent(String(record.id))}`,
+        );
+        if (!deleted.ok) return deleted;
+      }
+      return { ok: true, value: recordSet(kept) };
+    },
   };
 }
 
@@ -226,6 +260,7 @@ export const dnsmadeeasy = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(1, 2147483647, 1800),
   canVerify: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://api.dnsmadeeasy.com/V2.0",
   // DNS Made Easy allows 150 requests in any 5 minutes; ddnsd stays at 120.
   rateLimits: [{ requests: 120, perSeconds: 300 }],
