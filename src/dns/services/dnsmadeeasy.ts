@@ -21,12 +21,13 @@
 import { createHmac } from "node:crypto";
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
+import { writeAddressRecords } from "../address-records";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type TxtApi, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, quotedTxt, txtRecords, unquotedTxt } from "../txt";
-import { failedCheck, relativeName, sameAddress } from "../zones";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "DNS Made Easy";
 /** A new record's TTL when the domain's config names none (DNS Made Easy's default). */
@@ -187,38 +188,26 @@ export function createDnsMadeEasyApi(
       };
     },
 
-    // One record per address: a record whose address stays is kept (PUT only for another TTL), one
-    // whose address goes is put to a new address (the rest of it kept) or deleted, and a new address
-    // left over is posted with the set's TTL.
+    // One record per address: the difference is posted, put (the record sent back whole) or deleted.
     async writeAddressSet(zone, hostname, type, current, addresses, settings) {
-      const records = current?.members ?? [];
-      const holds = (record: Record<string, unknown>, address: string) => sameAddress(String(record.value), address);
-      const spare = records.filter((record) => !addresses.some((address) => holds(record, address)));
-      const kept: Record<string, unknown>[] = [];
-      for (const address of addresses) {
-        const holding = records.find((record) => holds(record, address));
-        if (holding !== undefined && (settings.ttl === undefined || holding.ttl === settings.ttl)) {
-          kept.push(holding);
-          continue;
-        }
-        const reused = holding ?? spare.shift();
-        const written =
-          reused === undefined
-            ? await this.createRecordSet(zone, hostname, type, address, { ttl: settings.ttl ?? current?.ttl })
-            : await this.updateRecordSet(zone, hostname, type, recordSet([reused]), address, settings);
-        if (!written.ok) return written;
-        kept.push(asObject(written.value.raw));
-      }
       const id = await zoneId(zone);
       if (!id.ok) return id;
-      for (const record of spare) {
-        const deleted = await call(
-          "DELETE",
-          `/dns/managed/${id.value}/records/${encodeURIComponent(String(record.id))}`,
-        );
-        if (!deleted.ok) return deleted;
-      }
-      return { ok: true, value: recordSet(kept) };
+      const ttl = settings.ttl ?? current?.ttl;
+      let setId = current?.id;
+      const done = await writeAddressRecords(addresses, settings.ttl, {
+        records: current?.members ?? [],
+        address: (record) => String(record.value),
+        ttl: (record) => (typeof record.ttl === "number" ? record.ttl : undefined),
+        update: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
+        create: async (address) => {
+          const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
+          if (created.ok) setId ??= created.value.id;
+          return created;
+        },
+        remove: (record) => call("DELETE", `/dns/managed/${id.value}/records/${encodeURIComponent(String(record.id))}`),
+      });
+      if (!done.ok) return done;
+      return { ok: true, value: { id: setId ?? "", values: [...addresses], ...(ttl === undefined ? {} : { ttl }) } };
     },
   };
 }
