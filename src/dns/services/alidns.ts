@@ -25,6 +25,7 @@
 
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
+import { writeAddressRecords } from "../address-records";
 import { type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
@@ -32,7 +33,7 @@ import { type RecordSet, type TxtApi, type ZoneApi, zoneClient, zonesNamed } fro
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { signedQuery } from "../signing/alidns-signature";
 import { txtRecords, unquotedTxt } from "../txt";
-import { failedCheck, relativeName, sameAddress } from "../zones";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Alibaba Cloud DNS";
 const API_VERSION = "2015-01-09";
@@ -193,38 +194,41 @@ export function createAlidnsApi(
       return writeRecord(which, type, address, settings.ttl ?? NEW_RECORD_TTL, kept);
     },
 
-    // One record per address: a record whose address stays is kept (updated only for another TTL), one
-    // whose address goes is updated to a new address (its line kept) or deleted, and a new address
-    // left over is added with the set's TTL.
+    // One record per address: the difference is added, updated (its line kept) or deleted by id.
     async writeAddressSet(zone, hostname, type, current, addresses, settings) {
-      const records = current?.members ?? [];
       const ttl = settings.ttl ?? current?.ttl ?? NEW_RECORD_TTL;
-      const rr = relativeName(hostname, zone.id, "@");
-      const holds = (record: Record<string, unknown>, address: string) => sameAddress(String(record.Value), address);
-      const spare = records.filter((record) => !addresses.some((address) => holds(record, address)));
-      let id = current?.id ?? "";
-      for (const address of addresses) {
-        const holding = records.find((record) => holds(record, address));
-        if (holding !== undefined && (settings.ttl === undefined || holding.TTL === settings.ttl)) continue;
-        const reused = holding ?? spare.shift();
-        const which: Record<string, string> =
-          reused === undefined
-            ? { Action: "AddDomainRecord", DomainName: zone.id }
-            : {
-                Action: "UpdateDomainRecord",
-                RecordId: String(reused.RecordId),
-                Line: String(reused.Line ?? "default"),
-              };
-        const written = await writeRecord(which, type, address, ttl, { rr, line: "default" });
-        if (!written.ok) return written;
-        id ||= written.value.id;
-      }
-      for (const record of spare) {
-        const deleted = await call({ Action: "DeleteDomainRecord", RecordId: String(record.RecordId) });
-        if (!deleted.ok) return deleted;
-      }
-      const kept: Kept = (current?.raw as Kept | undefined) ?? { rr, line: "default" };
-      return { ok: true, value: { id, values: [...addresses], ttl, raw: kept } };
+      const kept: Kept = (current?.raw as Kept | undefined) ?? {
+        rr: relativeName(hostname, zone.id, "@"),
+        line: "default",
+      };
+      let setId = current?.id;
+      const done = await writeAddressRecords(addresses, settings.ttl, {
+        records: current?.members ?? [],
+        address: (record) => String(record.Value),
+        ttl: (record) => (typeof record.TTL === "number" ? record.TTL : undefined),
+        update: (record, address) =>
+          writeRecord(
+            { Action: "UpdateDomainRecord", RecordId: String(record.RecordId), Line: String(record.Line ?? "default") },
+            type,
+            address,
+            ttl,
+            kept,
+          ),
+        create: async (address) => {
+          const created = await writeRecord(
+            { Action: "AddDomainRecord", DomainName: zone.id },
+            type,
+            address,
+            ttl,
+            kept,
+          );
+          if (created.ok) setId ??= created.value.id;
+          return created;
+        },
+        remove: (record) => call({ Action: "DeleteDomainRecord", RecordId: String(record.RecordId) }),
+      });
+      if (!done.ok) return done;
+      return { ok: true, value: { id: setId ?? "", values: [...addresses], ttl, raw: kept } };
     },
 
     describe(set) {
