@@ -2,7 +2,8 @@
 // calls as GET `/?Action=…` with the common parameters, each request's HMAC-SHA1 signature checked for
 // real with the documented algorithm (an unknown AccessKey ID gets 404 InvalidAccessKeyId.NotFound, a
 // wrong secret 400 SignatureDoesNotMatch, a reused nonce 400 SignatureNonceUsed), the four actions
-// ddnsd uses with their paging (PageSize at most 100), one record per resolution line, and these
+// ddnsd uses with their paging (PageSize at most 100), one record per address and resolution line (a
+// name holds several A/AAAA records, each its own RecordId), and these
 // quirks: UpdateDomainRecord and AddDomainRecord refuse a record that already exists with that value
 // (DomainRecordDuplicate), UpdateDomainRecord resets the TTL and line it is not sent to 600 and
 // "default", the edition's TTL floor (QuotaExceeded.TTL: 600 on the free edition), locked records

@@ -9,6 +9,9 @@
 // counted in `x-dnsme-requestLimit` / `x-dnsme-requestsRemaining`, past which every request gets 400
 // `{"error": ["Rate limit exceeded"]}`.
 //
+// One record per address, each its own id: a name holds several A/AAAA records (lego and lexicon
+// list them as such, and delete one by id).
+//
 // Switches: `requestLimit` (150), `clockOffsetMs` (the service's clock ahead of this machine's), faults `{status, error?}`, `"malformed"`, `"html"`.
 //
 // Sources: DNS Made Easy API documentation v2.0 (api-docs.dnsmadeeasy.com: authentication, managed
@@ -227,7 +230,9 @@ export function startDnsmeFake(): DnsmeFake {
     records: (domain: string, name: string, type: string) =>
       byName(domain)?.records.filter((r) => r.name === name && r.type === type) ?? [],
     reset() {
+      // As at the start: a domain added again gets the id it had, as a client that cached it expects.
       domains.clear();
+      nextDomainId = 1119443;
       keys.clear();
       keys.set(DNSME_FAKE_KEY, DNSME_FAKE_SECRET);
       fake.requestLimit = 150;

@@ -4,6 +4,9 @@
 // {"code", "description", "errors"?}}` (401 for an unknown token, 404 `object_not_found` for a zone
 // or record the account does not have, 422 `validation_failed` with its per-field errors, 429).
 //
+// One record per address, each its own id: a name holds several A/AAAA records, each put or deleted
+// by id (as lego's infomaniak provider deletes one record of a name).
+//
 // Sources: developer.infomaniak.com/docs/api (DNS zones records: GET/POST /2/zones/{zone}/records,
 // PUT and DELETE /2/zones/{zone}/records/{record}; a TXT record's target is its text);
 // libdns/infomaniak client.go + types.go (v2 paths, record fields, `@` for the apex, `with=` detail); go-acme/lego providers/dns/infomaniak/internal (v2

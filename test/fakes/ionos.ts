@@ -6,6 +6,9 @@
 // record; `POST /v1/zones/{id}/records` takes a list and answers the created records (201); errors
 // are `[{code, message}]` (401 UNAUTHORIZED, 404 NOT_FOUND, 400 INVALID_RECORD, 429).
 //
+// One record per address, each its own id: a name holds several A/AAAA records, each put or deleted
+// by id (the OpenAPI description's record paths).
+//
 // Sources: developer.hosting.ionos.com (DNS API v1 reference and its OpenAPI description: a TXT
 // record's content is its text; `DELETE /v1/zones/{zoneId}/records/{recordId}` removes one); lego
 // providers/dns/ionos (internal/client.go, types.go, fixtures). UNSURE: the TTL range (modelled

@@ -5,6 +5,9 @@
 // refused bodies as 400 `[{"fieldNames": [...], "message"}]`; every answer carries X-Ratelimit-*
 // headers, and a 429 adds Retry-After.
 //
+// One record per address, each its own id: a name holds several A/AAAA records, each put or deleted
+// by id (luadns.com/api.html, records by id).
+//
 // Sources: luadns.com/api.html; the answers recorded in luadns/luadns-ruby's test fixtures
 // (users/me err-bad-key, err-bad-accept, err-too-many; zones.index; zones/5/records.*); qdm12/ddns-updater
 // providers/luadns (GET records, PUT the whole record back); luadns.com/api.html "Delete Record"

@@ -9,7 +9,8 @@
 // one holding the hostname is used.
 //
 // A name can hold one record per resolution line (default, telecom, unicom …): those are several
-// addresses for ddnsd, so such a name is left alone. UpdateDomainRecord replaces the record's TTL and
+// addresses for ddnsd, so such a name is left alone unless the domain publishes a set of addresses
+// (one record per address, the difference added, updated or deleted). UpdateDomainRecord replaces the record's TTL and
 // line with their defaults (600, "default") when they are not sent, so both are always sent back as
 // read. It refuses a write that changes nothing (DomainRecordDuplicate): the read before it makes
 // sure none is sent.
@@ -24,6 +25,7 @@
 
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
+import { writeAddressRecords } from "../address-records";
 import { type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
@@ -168,7 +170,13 @@ export function createAlidnsApi(
       const values = records.map((r) => String(r.Value ?? ""));
       return {
         ok: true,
-        value: { id: String(first.RecordId ?? ""), values, ...(ttl === undefined ? {} : { ttl }), raw: kept },
+        value: {
+          id: String(first.RecordId ?? ""),
+          values,
+          ...(ttl === undefined ? {} : { ttl }),
+          raw: kept,
+          members: records,
+        },
       };
     },
 
@@ -184,6 +192,43 @@ export function createAlidnsApi(
       const kept: Kept = { rr: relativeName(hostname, zone.id, "@"), line: "default" };
       const which = { Action: "AddDomainRecord", DomainName: zone.id };
       return writeRecord(which, type, address, settings.ttl ?? NEW_RECORD_TTL, kept);
+    },
+
+    // One record per address: the difference is added, updated (its line kept) or deleted by id.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const ttl = settings.ttl ?? current?.ttl ?? NEW_RECORD_TTL;
+      const kept: Kept = (current?.raw as Kept | undefined) ?? {
+        rr: relativeName(hostname, zone.id, "@"),
+        line: "default",
+      };
+      let setId = current?.id;
+      const done = await writeAddressRecords(addresses, settings.ttl, {
+        records: current?.members ?? [],
+        address: (record) => String(record.Value),
+        ttl: (record) => (typeof record.TTL === "number" ? record.TTL : undefined),
+        update: (record, address) =>
+          writeRecord(
+            { Action: "UpdateDomainRecord", RecordId: String(record.RecordId), Line: String(record.Line ?? "default") },
+            type,
+            address,
+            ttl,
+            kept,
+          ),
+        create: async (address) => {
+          const created = await writeRecord(
+            { Action: "AddDomainRecord", DomainName: zone.id },
+            type,
+            address,
+            ttl,
+            kept,
+          );
+          if (created.ok) setId ??= created.value.id;
+          return created;
+        },
+        remove: (record) => call({ Action: "DeleteDomainRecord", RecordId: String(record.RecordId) }),
+      });
+      if (!done.ok) return done;
+      return { ok: true, value: { id: setId ?? "", values: [...addresses], ttl, raw: kept } };
     },
 
     describe(set) {
@@ -251,6 +296,7 @@ export const alidns = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(1, 86400, 600, { note: "the free edition accepts 600 and above" }),
   canVerify: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://alidns.aliyuncs.com",
   // Alibaba's API quotas are per account and action (UpdateDomainRecord and AddDomainRecord 60 a
   // second, DescribeSubDomainRecords 300), and since 2025 it also throttles adaptively

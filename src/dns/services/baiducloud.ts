@@ -25,6 +25,7 @@
 
 import { createHmac } from "node:crypto";
 import { asObject, isObject } from "../../util/json";
+import { writeAddressRecords } from "../address-records";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
@@ -168,10 +169,12 @@ export function createBaiduCloudApi(
     const first = found[0]!;
     return {
       id: String(first.id),
-      // Several records of one name and type (one per line, or round robin) are several addresses, left alone.
+      // Several records of one name and type (one per line, or round robin) are several addresses, left
+      // alone unless the domain publishes a set of addresses.
       values: found.map((r) => String(r.value)),
       ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}),
       raw: first,
+      members: found,
     };
   }
 
@@ -258,6 +261,27 @@ export function createBaiduCloudApi(
         return failed(`${SERVICE}: the created record did not show in the zone's records`, { cause: "unreachable" });
       return { ok: true, value: recordSet([created]) };
     },
+
+    // One record per address: the difference is posted, put (its description kept) or deleted by id.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const ttl = settings.ttl ?? current?.ttl;
+      let setId = current?.id;
+      const done = await writeAddressRecords(addresses, settings.ttl, {
+        records: current?.members ?? [],
+        address: (record) => String(record.value),
+        ttl: (record) => (typeof record.ttl === "number" ? record.ttl : undefined),
+        update: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
+        create: async (address) => {
+          const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
+          if (created.ok) setId ??= created.value.id;
+          return created;
+        },
+        remove: async (record) =>
+          staleOn404(await call("DELETE", `${recordsPath(zone.id)}/${encodeURIComponent(String(record.id))}`, {})),
+      });
+      if (!done.ok) return done;
+      return { ok: true, value: { id: setId ?? "", values: [...addresses], ...(ttl === undefined ? {} : { ttl }) } };
+    },
   };
 }
 
@@ -319,6 +343,7 @@ export const baiducloud = defineService({
     help: "Seconds; the free plan refuses below 300. Empty keeps the record's TTL (300 for a new record).",
   },
   canVerify: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://dns.baidubce.com",
   // Baidu publishes no per-account figure for its DNS API: ddnsd keeps to two requests a second.
   rateLimits: [{ requests: 2, perSeconds: 1 }],

@@ -16,6 +16,7 @@
 // TTL list).
 
 import { asObject, isObject } from "../../util/json";
+import { writeAddressRecords } from "../address-records";
 import { failed, failedAnswer, type JsonAnswer, requestJson } from "../answers";
 import type { Step, StepFailure } from "../provider";
 import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
@@ -67,6 +68,7 @@ export function createCloudnsApi(
       id: String(first.id),
       values: records.map((r) => String(r.record)),
       ...(Number.isInteger(ttl) && ttl > 0 ? { ttl } : {}),
+      members: records,
     };
   }
 
@@ -164,6 +166,32 @@ export function createCloudnsApi(
         : failed(`${SERVICE}: the added record is not listed`, { cause: "refused" });
     },
 
+    // One record per address: the difference is added, modified (its TTL sent back) or deleted by id.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const ttl = settings.ttl ?? current?.ttl;
+      let setId = current?.id;
+      const done = await writeAddressRecords(
+        addresses,
+        settings.ttl === undefined ? undefined : cloudnsTtl(settings.ttl),
+        {
+          records: current?.members ?? [],
+          address: (record) => String(record.record),
+          ttl: (record) => Number(record.ttl),
+          update: (record, address) =>
+            this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
+          create: async (address) => {
+            const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
+            if (created.ok) setId ??= created.value.id;
+            return created;
+          },
+          remove: (record) =>
+            call("POST", "dns/delete-record", { "domain-name": zone.id, "record-id": String(record.id) }),
+        },
+      );
+      if (!done.ok) return done;
+      return { ok: true, value: { id: setId ?? "", values: [...addresses], ...(ttl === undefined ? {} : { ttl }) } };
+    },
+
     storedTtl: cloudnsTtl,
   };
 }
@@ -233,6 +261,7 @@ export const cloudns = defineService({
     note: "rounded up to a TTL ClouDNS keeps (60, 300, 900, 1800, 3600, 21600, …)",
   }),
   canVerify: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://api.cloudns.net",
   // ClouDNS's documentation names no request limit ddnsd could find; ddnsd keeps to two requests a second.
   rateLimits: [{ requests: 2, perSeconds: 1 }],

@@ -21,6 +21,7 @@
 import { createHmac } from "node:crypto";
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
+import { writeAddressRecords } from "../address-records";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type TxtApi, type Zone, type ZoneApi, zoneClient } from "../reconcile";
@@ -76,7 +77,7 @@ export function createDnsMadeEasyApi(
   }
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    return recordSetOf(records, "value");
+    return { ...recordSetOf(records, "value"), members: records };
   }
 
   // One record per value, its value the text in quotes; removed by id.
@@ -186,6 +187,28 @@ export function createDnsMadeEasyApi(
         value: recordSet([{ ...record, value: address, ttl: typeof record.ttl === "number" ? record.ttl : ttl }]),
       };
     },
+
+    // One record per address: the difference is posted, put (the record sent back whole) or deleted.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const id = await zoneId(zone);
+      if (!id.ok) return id;
+      const ttl = settings.ttl ?? current?.ttl;
+      let setId = current?.id;
+      const done = await writeAddressRecords(addresses, settings.ttl, {
+        records: current?.members ?? [],
+        address: (record) => String(record.value),
+        ttl: (record) => (typeof record.ttl === "number" ? record.ttl : undefined),
+        update: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
+        create: async (address) => {
+          const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
+          if (created.ok) setId ??= created.value.id;
+          return created;
+        },
+        remove: (record) => call("DELETE", `/dns/managed/${id.value}/records/${encodeURIComponent(String(record.id))}`),
+      });
+      if (!done.ok) return done;
+      return { ok: true, value: { id: setId ?? "", values: [...addresses], ...(ttl === undefined ? {} : { ttl }) } };
+    },
   };
 }
 
@@ -226,6 +249,7 @@ export const dnsmadeeasy = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(1, 2147483647, 1800),
   canVerify: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://api.dnsmadeeasy.com/V2.0",
   // DNS Made Easy allows 150 requests in any 5 minutes; ddnsd stays at 120.
   rateLimits: [{ requests: 120, perSeconds: 300 }],

@@ -22,6 +22,7 @@
 // and octodns-easydns (401 the credentials, 403/404 a domain not the account's, `@` the apex).
 
 import { asObject, isObject } from "../../util/json";
+import { writeAddressRecords } from "../address-records";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
@@ -86,6 +87,7 @@ export function createEasydnsApi(
       values: found.map((r) => String(r.rdata)),
       ...(Number.isFinite(ttl) && first!.ttl !== "" ? { ttl } : {}),
       raw: first,
+      members: found,
     };
   }
 
@@ -176,6 +178,27 @@ export function createEasydnsApi(
         return failed(`${SERVICE}: the added record's id is not in the answer`, { cause: "unreachable" });
       return { ok: true, value: { id: String(data.id), values: [address], ttl, raw: data } };
     },
+
+    // One record per address: the difference is added, posted (the record sent back whole) or deleted.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const ttl = settings.ttl ?? current?.ttl;
+      let setId = current?.id;
+      const done = await writeAddressRecords(addresses, settings.ttl, {
+        records: current?.members ?? [],
+        address: (record) => String(record.rdata),
+        ttl: (record) => (record.ttl === "" || record.ttl === undefined ? undefined : Number(record.ttl)),
+        update: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
+        create: async (address) => {
+          const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
+          if (created.ok) setId ??= created.value.id;
+          return created;
+        },
+        remove: (record) =>
+          call("DELETE", `/zones/records/${encodeURIComponent(zone.id)}/${encodeURIComponent(String(record.id))}`),
+      });
+      if (!done.ok) return done;
+      return { ok: true, value: { id: setId ?? "", values: [...addresses], ...(ttl === undefined ? {} : { ttl }) } };
+    },
   };
 }
 
@@ -239,6 +262,7 @@ export const easydns = defineService({
   defaultApiUrl: "https://rest.easydns.net",
   // easyDNS documents no number, only its "Enhance Your Calm" answer: ddnsd keeps a gentle pace.
   rateLimits: [{ requests: 1, perSeconds: 1 }],
+  holdsAddressSets: true,
   holdsTxt: true,
   createClient(credentials, _options, context) {
     const api = createEasydnsApi({ token: (credentials.token ?? "").trim(), key: credentials.key ?? "" }, context);

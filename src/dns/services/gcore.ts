@@ -19,7 +19,7 @@ import { paginate } from "../paging";
 import { type RecordSet, type TxtApi, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, readByValue, txtSet, unquotedTxt } from "../txt";
-import { acceptedWithCount, failedCheck } from "../zones";
+import { acceptedWithCount, failedCheck, sameAddress } from "../zones";
 
 const SERVICE = "Gcore";
 /** A new set's TTL when the config names none: the Gcore portal's default. */
@@ -140,6 +140,31 @@ export function createGcoreApi(credentials: { api_token: string }, context: Clie
       const post = staleOn404(await call("POST", setPath(zone.id, hostname, type), rrset));
       return post.ok ? { ok: true, value: recordSet(hostname, type, rrset) } : post;
     },
+
+    // The whole set in one PUT (a POST when there is none): an address that stays keeps its record's
+    // flags and meta, a new one gets a record of its own, and the set's filters, pickers and meta stay.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const read = asObject(current?.raw);
+      const held = Array.isArray(read.resource_records) ? read.resource_records.filter(isObject) : [];
+      const records = addresses.map((address) => {
+        const holding = held.find(
+          (record) => Array.isArray(record.content) && sameAddress(String(record.content[0]), address),
+        );
+        if (holding === undefined) return { content: [address], enabled: true };
+        const { id: _id, ...kept } = holding;
+        return kept;
+      });
+      const ttl = settings.ttl ?? current?.ttl ?? NEW_SET_TTL;
+      const rrset = {
+        ttl,
+        resource_records: records,
+        ...(read.filters === undefined || read.filters === null ? {} : { filters: read.filters }),
+        ...(read.pickers === undefined || read.pickers === null ? {} : { pickers: read.pickers }),
+        ...(isObject(read.meta) ? { meta: read.meta } : {}),
+      };
+      const sent = staleOn404(await call(current === null ? "POST" : "PUT", setPath(zone.id, hostname, type), rrset));
+      return sent.ok ? { ok: true, value: recordSet(hostname, type, rrset) } : sent;
+    },
   };
 }
 
@@ -169,6 +194,7 @@ export const gcore = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(1, 2147483647, 300),
   canVerify: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://api.gcore.com/dns",
   // Gcore limits requests per account and product without naming the DNS API's number; the one it
   // names (about 4 a second, for its Streaming API) is kept under.

@@ -151,6 +151,7 @@ export function createHuaweiCloudApi(
         // Several sets of one name and type (resolution lines, weights) are several addresses, left alone.
         values: sets.flatMap((s) => (Array.isArray(s.records) ? s.records.map(String) : [])),
         ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}),
+        members: sets,
       };
       return { ok: true, value: set };
     },
@@ -183,6 +184,28 @@ export function createHuaweiCloudApi(
       if (!post.ok) return staleOn404(post);
       const written = asObject(post.value.body);
       return { ok: true, value: { id: String(written.id ?? ""), values: [address], ttl, raw: written.status } };
+    },
+
+    // A set's records are written whole in one PUT (a POST when there is none). A name whose addresses
+    // sit in several sets (resolution lines, weights) is left alone: which line would get which address
+    // is not ddnsd's to choose.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      if ((current?.members?.length ?? 0) > 1)
+        return failed(
+          `${SERVICE}: ${hostname} ${type} is split over ${current!.members!.length} record sets (resolution lines or weights), so ddnsd does not write a set of addresses there; set config.addresses to "first" or keep one record set`,
+          { cause: "refused" },
+        );
+      const ttl = settings.ttl ?? current?.ttl ?? NEW_RECORD_TTL;
+      const body = { name: absolute(hostname), type, records: [...addresses], ttl };
+      const path = `/v2/zones/${encodeURIComponent(zone.id)}/recordsets`;
+      const sent =
+        current === null
+          ? await call("POST", path, body)
+          : await call("PUT", `${path}/${encodeURIComponent(current.id)}`, body);
+      if (!sent.ok) return staleOn404(sent);
+      const written = asObject(sent.value.body);
+      const id = current?.id ?? String(written.id ?? "");
+      return { ok: true, value: { id, values: [...addresses], ttl, raw: written.status } };
     },
 
     describe(set) {
@@ -247,6 +270,7 @@ export const huaweicloud = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(1, 2147483647, 300),
   canVerify: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://dns.myhuaweicloud.com",
   // Huawei's API gateway throttles per account (APIGW.0308); ddnsd stays well under it.
   rateLimits: [{ requests: 5, perSeconds: 1 }],

@@ -22,6 +22,7 @@
 // dns:read, dns:write); go-acme/lego providers/dns/infomaniak (v2 client, error fixtures).
 
 import { asObject, isObject, objectsIn } from "../../util/json";
+import { writeAddressRecords } from "../address-records";
 import { failed, failedAnswer, type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { cannotVerify } from "../one-shot";
 import type { Step } from "../provider";
@@ -82,7 +83,7 @@ export function createInfomaniakApi(credentials: { token: string }, context: Cli
   }
 
   function recordSet(records: RecordRow[]): RecordSet {
-    return recordSetOf(records, "target");
+    return { ...recordSetOf(records, "target"), members: records };
   }
 
   function written(answer: Step<JsonAnswer>, sent: RecordRow): Step<RecordSet> {
@@ -195,6 +196,26 @@ export function createInfomaniakApi(credentials: { token: string }, context: Cli
       };
       return written(await call("POST", recordsPath(zone.id), sent), sent);
     },
+
+    // One record per address: the difference is posted, put or deleted.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const ttl = settings.ttl ?? current?.ttl;
+      let setId = current?.id;
+      const done = await writeAddressRecords(addresses, settings.ttl, {
+        records: current?.members ?? [],
+        address: (record) => String(record.target),
+        ttl: (record) => (typeof record.ttl === "number" ? record.ttl : undefined),
+        update: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
+        create: async (address) => {
+          const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
+          if (created.ok) setId ??= created.value.id;
+          return created;
+        },
+        remove: (record) => call("DELETE", `${recordsPath(zone.id)}/${encodeURIComponent(String(record.id))}`),
+      });
+      if (!done.ok) return done;
+      return { ok: true, value: { id: setId ?? "", values: [...addresses], ...(ttl === undefined ? {} : { ttl }) } };
+    },
   };
 }
 
@@ -242,6 +263,7 @@ export const infomaniak = defineService({
   defaultApiUrl: "https://api.infomaniak.com",
   // Infomaniak's API is reported to allow about 60 requests a minute per token; ddnsd stays under it.
   rateLimits: [{ requests: 50, perSeconds: 60 }],
+  holdsAddressSets: true,
   holdsTxt: true,
   createClient(credentials, _options, context) {
     const api = createInfomaniakApi({ token: credentials.token ?? "" }, context);

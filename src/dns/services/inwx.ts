@@ -22,6 +22,7 @@
 // GOOGLE-AUTH unlock, success codes 1000–1500).
 
 import { asObject, isObject, objectsIn } from "../../util/json";
+import { writeAddressRecords } from "../address-records";
 import { failed, requestJson, type ServiceError } from "../answers";
 import type { DnsProvider, FailureCause, Step } from "../provider";
 import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
@@ -186,6 +187,7 @@ export function createInwxApi(
       values: found.map((r) => String(r.content)),
       ...(typeof first!.ttl === "number" ? { ttl: first!.ttl } : {}),
       raw: first,
+      members: found,
     };
   }
 
@@ -263,6 +265,26 @@ export function createInwxApi(
         return failed(`${SERVICE}: the new record's id is not in the answer`, { cause: "unreachable" });
       return { ok: true, value: { id: String(answer.value.id), values: [address], ttl } };
     },
+
+    // One record per address: the difference is created, updated (only the fields sent change) or deleted by id.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const ttl = settings.ttl ?? current?.ttl;
+      let setId = current?.id;
+      const done = await writeAddressRecords(addresses, settings.ttl, {
+        records: current?.members ?? [],
+        address: (record) => String(record.content),
+        ttl: (record) => (typeof record.ttl === "number" ? record.ttl : undefined),
+        update: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
+        create: async (address) => {
+          const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
+          if (created.ok) setId ??= created.value.id;
+          return created;
+        },
+        remove: (record) => succeed("nameserver.deleteRecord", { id: Number(record.id) }),
+      });
+      if (!done.ok) return done;
+      return { ok: true, value: { id: setId ?? "", values: [...addresses], ...(ttl === undefined ? {} : { ttl }) } };
+    },
   };
 }
 
@@ -271,6 +293,7 @@ export function inwxClient(api: InwxApi): DnsProvider {
   const inner = zoneClient(api, api.txt);
   return {
     verify: () => api.verify(),
+    ...(inner.writesAddressSets ? { writesAddressSets: true as const } : {}),
     async writeRecord(target, address) {
       try {
         return await inner.writeRecord(target, address);
@@ -340,6 +363,7 @@ export const inwx = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(MIN_TTL, 86400, NEW_RECORD_TTL),
   canVerify: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://api.domrobot.com/jsonrpc",
   // INWX documents no request limit; ddnsd keeps a gentle pace (a write is up to five calls).
   rateLimits: [{ requests: 2, perSeconds: 1 }],

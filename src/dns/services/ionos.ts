@@ -16,6 +16,7 @@
 
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
+import { writeAddressRecords } from "../address-records";
 import { failed, jsonCalls, type ServiceError } from "../answers";
 import { type RecordSet, recordSetOf, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
@@ -32,7 +33,7 @@ export function createIonosApi(credentials: { api_key: string }, context: Client
   const zonePath = (id: string) => `/v1/zones/${encodeURIComponent(id)}`;
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    return recordSetOf(records, "content");
+    return { ...recordSetOf(records, "content"), members: records };
   }
 
   // One record per value, its content the text itself; removed by id.
@@ -135,6 +136,26 @@ export function createIonosApi(credentials: { api_key: string }, context: Client
         return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
       return { ok: true, value: { id: String(created.id), values: [address], ttl } };
     },
+
+    // One record per address: the difference is posted, put (TTL, priority and state sent back) or deleted.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const ttl = settings.ttl ?? current?.ttl;
+      let setId = current?.id;
+      const done = await writeAddressRecords(addresses, settings.ttl, {
+        records: current?.members ?? [],
+        address: (record) => String(record.content),
+        ttl: (record) => (typeof record.ttl === "number" ? record.ttl : undefined),
+        update: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
+        create: async (address) => {
+          const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
+          if (created.ok) setId ??= created.value.id;
+          return created;
+        },
+        remove: (record) => call("DELETE", `${zonePath(zone.id)}/records/${encodeURIComponent(String(record.id))}`),
+      });
+      if (!done.ok) return done;
+      return { ok: true, value: { id: setId ?? "", values: [...addresses], ...(ttl === undefined ? {} : { ttl }) } };
+    },
   };
 }
 
@@ -173,6 +194,7 @@ export const ionos = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(60, 86400, 3600),
   canVerify: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://api.hosting.ionos.com/dns",
   // IONOS's documentation names no request limit for this API that ddnsd could find; ddnsd keeps to two requests a second.
   rateLimits: [{ requests: 2, perSeconds: 1 }],

@@ -15,6 +15,7 @@
 // found); lego "LuaDNS" (e-mail + API token).
 
 import { asObject, isObject, objectsIn } from "../../util/json";
+import { writeAddressRecords } from "../address-records";
 import { failed, type JsonAnswer, jsonCalls, listedObjects, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type TxtApi, writtenSet, type ZoneApi, zoneClient } from "../reconcile";
@@ -38,7 +39,7 @@ export function createLuadnsApi(
   const fqdn = (hostname: string) => `${hostname}.`;
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    return recordSetOf(records, "content");
+    return { ...recordSetOf(records, "content"), members: records };
   }
 
   function written(answer: Step<JsonAnswer>): Step<RecordSet> {
@@ -150,6 +151,26 @@ export function createLuadnsApi(
         }),
       );
     },
+
+    // One record per address: the difference is posted, put or deleted.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const ttl = settings.ttl ?? current?.ttl;
+      let setId = current?.id;
+      const done = await writeAddressRecords(addresses, settings.ttl, {
+        records: current?.members ?? [],
+        address: (record) => String(record.content),
+        ttl: (record) => (typeof record.ttl === "number" ? record.ttl : undefined),
+        update: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
+        create: async (address) => {
+          const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
+          if (created.ok) setId ??= created.value.id;
+          return created;
+        },
+        remove: (record) => call("DELETE", `${recordsPath(zone.id)}/${encodeURIComponent(String(record.id))}`),
+      });
+      if (!done.ok) return done;
+      return { ok: true, value: { id: setId ?? "", values: [...addresses], ...(ttl === undefined ? {} : { ttl }) } };
+    },
   };
 }
 
@@ -205,6 +226,7 @@ export const luadns = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(60, 86400, 300),
   canVerify: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://api.luadns.com/v1",
   // LuaDNS allows 1200 requests every 5 minutes; ddnsd stays under it.
   rateLimits: [{ requests: 1000, perSeconds: 300 }],

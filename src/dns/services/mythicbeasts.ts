@@ -135,6 +135,16 @@ export function createMythicBeastsApi(
       });
       return put.ok ? written(hostname, zone, type, address, ttl) : put;
     },
+
+    // The PUT replaces the host's records of the type with what it is sent: the whole set in one request.
+    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
+      const ttl = settings.ttl ?? current?.ttl ?? NEW_RECORD_TTL;
+      const host = relativeName(hostname, zone.id, "@");
+      const put = await call("PUT", selection(zone, hostname, type), {
+        records: addresses.map((data) => ({ host, ttl, type, data })),
+      });
+      return put.ok ? { ok: true, value: { id: `${host}/${type}`, values: [...addresses], ttl } } : put;
+    },
   };
 }
 
@@ -178,6 +188,7 @@ export const mythicbeasts = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: ttlRange(60, 86400, 300),
   canVerify: true,
+  holdsAddressSets: true,
   defaultApiUrl: "https://api.mythic-beasts.com/dns/v2",
   holdsTxt: true,
   createClient(credentials, _options, context) {

@@ -11,6 +11,7 @@ const alidnsZone: ZoneAccess<AlidnsFake> = {
     const records = fake.records(zone, relative(hostname, zone, "@"), type);
     return records.length === 1 ? { ip: records[0]!.Value, ttl: records[0]!.TTL } : undefined;
   },
+  readAll: (fake, zone, hostname, type) => fake.records(zone, relative(hostname, zone, "@"), type).map((r) => r.Value),
   ttl: 1800,
   txt: {
     add: (fake, zone, name, value) =>

@@ -5,6 +5,7 @@ const baiduZone: ZoneAccess<BaiduFake> = {
   addZone: (fake, zone) => fake.addZone(zone),
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRecord(zone, { rr: relative(hostname, zone, "@"), type, value: ip, ttl }),
+  readAll: (fake, zone, hostname, type) => fake.records(zone, relative(hostname, zone, "@"), type).map((r) => r.value),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, relative(hostname, zone, "@"), type);
     return records.length === 1 ? { ip: records[0]!.value, ttl: records[0]!.ttl } : undefined;

@@ -13,6 +13,10 @@ const cloudnsZone: ZoneAccess<CloudnsFake> = {
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRecord(zone, { host: relative(hostname, zone, ""), type, record: ip, ttl }),
+  readAll: (fake, zone, hostname, type) =>
+    (fake.zones.get(zone) ?? [])
+      .filter((r) => r.host === relative(hostname, zone, "") && r.type === type)
+      .map((r) => r.record),
   read(fake, zone, hostname, type) {
     const records =
       fake.zones.get(zone)?.filter((r) => r.host === relative(hostname, zone, "") && r.type === type) ?? [];

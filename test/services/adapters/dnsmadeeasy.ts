@@ -11,6 +11,7 @@ const dnsmeZone: ZoneAccess<DnsmeFake> = {
     const records = fake.records(zone, relative(hostname, zone, ""), type);
     return records.length === 1 ? { ip: records[0]!.value, ttl: records[0]!.ttl } : undefined;
   },
+  readAll: (fake, zone, hostname, type) => fake.records(zone, relative(hostname, zone, ""), type).map((r) => r.value),
   ttl: 1800,
   txt: {
     add: (fake, zone, name, value) =>

@@ -7,6 +7,7 @@ const easydnsZone: ZoneAccess<EasydnsFake> = {
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRecord(zone, { host: relative(hostname, zone, "@"), type, rdata: ip, ttl }),
+  readAll: (fake, zone, hostname, type) => fake.records(zone, relative(hostname, zone, "@"), type).map((r) => r.rdata),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, relative(hostname, zone, "@"), type);
     return records.length === 1 ? { ip: records[0]!.rdata, ttl: Number(records[0]!.ttl) } : undefined;

@@ -9,6 +9,8 @@ const gcoreZone: ZoneAccess<GcoreFake> = {
     void fake.addRrset(zone, { name: hostname, type, contents: [ip], ttl }),
   addSet: (fake, zone, hostname, type, ips, ttl) =>
     void fake.addRrset(zone, { name: hostname, type, contents: [...ips], ttl }),
+  readAll: (fake, zone, hostname, type) =>
+    (fake.rrset(zone, hostname, type)?.resource_records ?? []).flatMap((record) => record.content.map(String)),
   read(fake, zone, hostname, type) {
     const rrset = fake.rrset(zone, hostname, type);
     return rrset && rrset.resource_records.length === 1

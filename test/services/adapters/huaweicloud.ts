@@ -7,6 +7,9 @@ const huaweiZone: ZoneAccess<HuaweiFake> = {
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRecordSet(zone, { name: hostname, type, records: [ip], ttl }),
+  addSet: (fake, zone, hostname, type, ips, ttl) =>
+    void fake.addRecordSet(zone, { name: hostname, type, records: [...ips], ttl }),
+  readAll: (fake, zone, hostname, type) => fake.recordSets(zone, hostname, type).flatMap((set) => set.records),
   read(fake, zone, hostname, type) {
     const sets = fake.recordSets(zone, hostname, type);
     return sets.length === 1 && sets[0]!.records.length === 1

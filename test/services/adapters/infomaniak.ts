@@ -7,6 +7,7 @@ const infomaniakZone: ZoneAccess<InfomaniakFake> = {
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRecord(zone, { source: relative(hostname, zone, "@"), type, target: ip, ttl }),
+  readAll: (fake, zone, hostname, type) => fake.records(zone, relative(hostname, zone, "@"), type).map((r) => r.target),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, relative(hostname, zone, "@"), type);
     return records.length === 1 ? { ip: records[0]!.target, ttl: records[0]!.ttl } : undefined;

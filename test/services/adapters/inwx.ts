@@ -8,6 +8,7 @@ const inwxZone: ZoneAccess<InwxFake> = {
   // INWX names records by their full host name.
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRecord(zone, { name: hostname, type, content: ip, ttl }),
+  readAll: (fake, zone, hostname, type) => fake.records(zone, hostname, type).map((r) => r.content),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, hostname, type);
     return records.length === 1 ? { ip: records[0]!.content, ttl: records[0]!.ttl } : undefined;

@@ -7,6 +7,8 @@ const ionosZone: ZoneAccess<IonosFake> = {
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRecord(zone, { name: hostname, type, content: ip, ttl }),
+  readAll: (fake, zone, hostname, type) =>
+    (fake.zones.get(zone)?.records ?? []).filter((r) => r.name === hostname && r.type === type).map((r) => r.content),
   read(fake, zone, hostname, type) {
     const records = fake.zones.get(zone)?.records.filter((r) => r.name === hostname && r.type === type) ?? [];
     return records.length === 1 ? { ip: records[0]!.content, ttl: records[0]!.ttl } : undefined;

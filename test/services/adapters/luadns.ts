@@ -6,6 +6,7 @@ const luadnsZone: ZoneAccess<LuadnsFake> = {
     if (!fake.zoneNamed(zone)) fake.addZone(zone);
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { hostname, type, content: ip, ttl }),
+  readAll: (fake, zone, hostname, type) => fake.recordsOf(zone, hostname, type).map((r) => r.content),
   read(fake, zone, hostname, type) {
     const records = fake.recordsOf(zone, hostname, type);
     return records.length === 1 ? { ip: records[0]!.content, ttl: records[0]!.ttl } : undefined;

@@ -12,6 +12,7 @@ const mythicBeastsZone: ZoneAccess<MythicBeastsFake> = {
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRecord(zone, { host: relative(hostname, zone, "@"), type, data: ip, ttl }),
+  readAll: (fake, zone, hostname, type) => fake.records(zone, relative(hostname, zone, "@"), type).map((r) => r.data),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, relative(hostname, zone, "@"), type);
     return records.length === 1 ? { ip: records[0]!.data, ttl: records[0]!.ttl } : undefined;
