@@ -8,25 +8,29 @@ import type { Step } from "./provider";
 import { sameAddress } from "./zones";
 
 /** One record per address, as the service's own requests reach them. */
-export interface PerAddress<R> {
+export interface PerAddress<R, W = R> {
   /** The address a record holds. */
   address(record: R): string;
   /** Whether a record that keeps its address still needs an edit (its TTL is not the one asked for). */
   stale?(record: R): boolean;
   /** Makes the record hold `address` (where the service edits a record in place). */
-  edit?(record: R, address: string): Promise<Step<R>>;
-  create(address: string): Promise<Step<R>>;
+  edit?(record: R, address: string): Promise<Step<W>>;
+  create(address: string): Promise<Step<W>>;
   delete(record: R): Promise<Step<unknown>>;
 }
 
-/** Makes `records` (the name's, of one type) hold exactly `addresses`; the records that hold them after. */
-export async function writePerAddress<R>(
+/**
+ * Makes `records` (the name's, of one type) hold exactly `addresses`; the records that hold them
+ * after (those kept as read, and what each edit or create answered: `W`, where a service answers
+ * something other than a record).
+ */
+export async function writePerAddress<R, W = R>(
   records: readonly R[],
   addresses: readonly string[],
-  service: PerAddress<R>,
-): Promise<Step<R[]>> {
+  service: PerAddress<R, W>,
+): Promise<Step<(R | W)[]>> {
   const spare = records.filter((record) => !addresses.some((address) => sameAddress(service.address(record), address)));
-  const result: R[] = [];
+  const result: (R | W)[] = [];
   for (const address of addresses) {
     const holding = records.find((record) => sameAddress(service.address(record), address));
     if (holding !== undefined && !(service.edit && service.stale?.(holding))) {

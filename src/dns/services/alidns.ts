@@ -25,11 +25,11 @@
 
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
-import { writeAddressRecords } from "../address-records";
 import { type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type TxtApi, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { signedQuery } from "../signing/alidns-signature";
 import { txtRecords, unquotedTxt } from "../txt";
@@ -202,11 +202,11 @@ export function createAlidnsApi(
         line: "default",
       };
       let setId = current?.id;
-      const done = await writeAddressRecords(addresses, settings.ttl, {
-        records: current?.members ?? [],
+      const done = await writePerAddress(current?.members ?? [], addresses, {
         address: (record) => String(record.Value),
-        ttl: (record) => (typeof record.TTL === "number" ? record.TTL : undefined),
-        update: (record, address) =>
+        stale: (record) =>
+          settings.ttl !== undefined && (typeof record.TTL === "number" ? record.TTL : undefined) !== settings.ttl,
+        edit: (record, address) =>
           writeRecord(
             { Action: "UpdateDomainRecord", RecordId: String(record.RecordId), Line: String(record.Line ?? "default") },
             type,
@@ -225,7 +225,7 @@ export function createAlidnsApi(
           if (created.ok) setId ??= created.value.id;
           return created;
         },
-        remove: (record) => call({ Action: "DeleteDomainRecord", RecordId: String(record.RecordId) }),
+        delete: (record) => call({ Action: "DeleteDomainRecord", RecordId: String(record.RecordId) }),
       });
       if (!done.ok) return done;
       return { ok: true, value: { id: setId ?? "", values: [...addresses], ttl, raw: kept } };

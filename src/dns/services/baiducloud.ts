@@ -25,11 +25,11 @@
 
 import { createHmac } from "node:crypto";
 import { asObject, isObject } from "../../util/json";
-import { writeAddressRecords } from "../address-records";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type TxtApi, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService } from "../service";
 import { txtRecords, unquotedTxt } from "../txt";
 import { acceptedCounting, relativeName, sameAddress } from "../zones";
@@ -266,17 +266,17 @@ export function createBaiduCloudApi(
     async writeAddressSet(zone, hostname, type, current, addresses, settings) {
       const ttl = settings.ttl ?? current?.ttl;
       let setId = current?.id;
-      const done = await writeAddressRecords(addresses, settings.ttl, {
-        records: current?.members ?? [],
+      const done = await writePerAddress(current?.members ?? [], addresses, {
         address: (record) => String(record.value),
-        ttl: (record) => (typeof record.ttl === "number" ? record.ttl : undefined),
-        update: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
+        stale: (record) =>
+          settings.ttl !== undefined && (typeof record.ttl === "number" ? record.ttl : undefined) !== settings.ttl,
+        edit: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
         create: async (address) => {
           const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
           if (created.ok) setId ??= created.value.id;
           return created;
         },
-        remove: async (record) =>
+        delete: async (record) =>
           staleOn404(await call("DELETE", `${recordsPath(zone.id)}/${encodeURIComponent(String(record.id))}`, {})),
       });
       if (!done.ok) return done;

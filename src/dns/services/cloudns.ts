@@ -16,10 +16,10 @@
 // TTL list).
 
 import { asObject, isObject } from "../../util/json";
-import { writeAddressRecords } from "../address-records";
 import { failed, failedAnswer, type JsonAnswer, requestJson } from "../answers";
 import type { Step, StepFailure } from "../provider";
 import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, relativeName, sameAddress } from "../zones";
@@ -170,24 +170,19 @@ export function createCloudnsApi(
     async writeAddressSet(zone, hostname, type, current, addresses, settings) {
       const ttl = settings.ttl ?? current?.ttl;
       let setId = current?.id;
-      const done = await writeAddressRecords(
-        addresses,
-        settings.ttl === undefined ? undefined : cloudnsTtl(settings.ttl),
-        {
-          records: current?.members ?? [],
-          address: (record) => String(record.record),
-          ttl: (record) => Number(record.ttl),
-          update: (record, address) =>
-            this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
-          create: async (address) => {
-            const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
-            if (created.ok) setId ??= created.value.id;
-            return created;
-          },
-          remove: (record) =>
-            call("POST", "dns/delete-record", { "domain-name": zone.id, "record-id": String(record.id) }),
+      const askedTtl = settings.ttl === undefined ? undefined : cloudnsTtl(settings.ttl);
+      const done = await writePerAddress(current?.members ?? [], addresses, {
+        address: (record) => String(record.record),
+        stale: (record) => askedTtl !== undefined && Number(record.ttl) !== askedTtl,
+        edit: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
+        create: async (address) => {
+          const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
+          if (created.ok) setId ??= created.value.id;
+          return created;
         },
-      );
+        delete: (record) =>
+          call("POST", "dns/delete-record", { "domain-name": zone.id, "record-id": String(record.id) }),
+      });
       if (!done.ok) return done;
       return { ok: true, value: { id: setId ?? "", values: [...addresses], ...(ttl === undefined ? {} : { ttl }) } };
     },

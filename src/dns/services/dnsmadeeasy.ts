@@ -21,10 +21,10 @@
 import { createHmac } from "node:crypto";
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
-import { writeAddressRecords } from "../address-records";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type TxtApi, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, quotedTxt, txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, relativeName } from "../zones";
@@ -194,17 +194,17 @@ export function createDnsMadeEasyApi(
       if (!id.ok) return id;
       const ttl = settings.ttl ?? current?.ttl;
       let setId = current?.id;
-      const done = await writeAddressRecords(addresses, settings.ttl, {
-        records: current?.members ?? [],
+      const done = await writePerAddress(current?.members ?? [], addresses, {
         address: (record) => String(record.value),
-        ttl: (record) => (typeof record.ttl === "number" ? record.ttl : undefined),
-        update: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
+        stale: (record) =>
+          settings.ttl !== undefined && (typeof record.ttl === "number" ? record.ttl : undefined) !== settings.ttl,
+        edit: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
         create: async (address) => {
           const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
           if (created.ok) setId ??= created.value.id;
           return created;
         },
-        remove: (record) => call("DELETE", `/dns/managed/${id.value}/records/${encodeURIComponent(String(record.id))}`),
+        delete: (record) => call("DELETE", `/dns/managed/${id.value}/records/${encodeURIComponent(String(record.id))}`),
       });
       if (!done.ok) return done;
       return { ok: true, value: { id: setId ?? "", values: [...addresses], ...(ttl === undefined ? {} : { ttl }) } };

@@ -22,10 +22,10 @@
 // and octodns-easydns (401 the credentials, 403/404 a domain not the account's, `@` the apex).
 
 import { asObject, isObject } from "../../util/json";
-import { writeAddressRecords } from "../address-records";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, cannotCheck, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { relativeName } from "../zones";
@@ -183,17 +183,18 @@ export function createEasydnsApi(
     async writeAddressSet(zone, hostname, type, current, addresses, settings) {
       const ttl = settings.ttl ?? current?.ttl;
       let setId = current?.id;
-      const done = await writeAddressRecords(addresses, settings.ttl, {
-        records: current?.members ?? [],
+      const done = await writePerAddress(current?.members ?? [], addresses, {
         address: (record) => String(record.rdata),
-        ttl: (record) => (record.ttl === "" || record.ttl === undefined ? undefined : Number(record.ttl)),
-        update: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
+        stale: (record) =>
+          settings.ttl !== undefined &&
+          (record.ttl === "" || record.ttl === undefined ? undefined : Number(record.ttl)) !== settings.ttl,
+        edit: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
         create: async (address) => {
           const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
           if (created.ok) setId ??= created.value.id;
           return created;
         },
-        remove: (record) =>
+        delete: (record) =>
           call("DELETE", `/zones/records/${encodeURIComponent(zone.id)}/${encodeURIComponent(String(record.id))}`),
       });
       if (!done.ok) return done;

@@ -22,11 +22,11 @@
 // dns:read, dns:write); go-acme/lego providers/dns/infomaniak (v2 client, error fixtures).
 
 import { asObject, isObject, objectsIn } from "../../util/json";
-import { writeAddressRecords } from "../address-records";
 import { failed, failedAnswer, type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { cannotVerify } from "../one-shot";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type TxtApi, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, cannotCheck, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { candidateZones, relativeName } from "../zones";
@@ -201,17 +201,17 @@ export function createInfomaniakApi(credentials: { token: string }, context: Cli
     async writeAddressSet(zone, hostname, type, current, addresses, settings) {
       const ttl = settings.ttl ?? current?.ttl;
       let setId = current?.id;
-      const done = await writeAddressRecords(addresses, settings.ttl, {
-        records: current?.members ?? [],
+      const done = await writePerAddress(current?.members ?? [], addresses, {
         address: (record) => String(record.target),
-        ttl: (record) => (typeof record.ttl === "number" ? record.ttl : undefined),
-        update: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
+        stale: (record) =>
+          settings.ttl !== undefined && (typeof record.ttl === "number" ? record.ttl : undefined) !== settings.ttl,
+        edit: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
         create: async (address) => {
           const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
           if (created.ok) setId ??= created.value.id;
           return created;
         },
-        remove: (record) => call("DELETE", `${recordsPath(zone.id)}/${encodeURIComponent(String(record.id))}`),
+        delete: (record) => call("DELETE", `${recordsPath(zone.id)}/${encodeURIComponent(String(record.id))}`),
       });
       if (!done.ok) return done;
       return { ok: true, value: { id: setId ?? "", values: [...addresses], ...(ttl === undefined ? {} : { ttl }) } };

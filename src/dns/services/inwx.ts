@@ -22,10 +22,10 @@
 // GOOGLE-AUTH unlock, success codes 1000–1500).
 
 import { asObject, isObject, objectsIn } from "../../util/json";
-import { writeAddressRecords } from "../address-records";
 import { failed, requestJson, type ServiceError } from "../answers";
 import type { DnsProvider, FailureCause, Step } from "../provider";
 import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { decodeBase32, TOTP_STEP_MS, totp } from "../signing/totp";
 import { txtRecords, unquotedTxt } from "../txt";
@@ -270,17 +270,17 @@ export function createInwxApi(
     async writeAddressSet(zone, hostname, type, current, addresses, settings) {
       const ttl = settings.ttl ?? current?.ttl;
       let setId = current?.id;
-      const done = await writeAddressRecords(addresses, settings.ttl, {
-        records: current?.members ?? [],
+      const done = await writePerAddress(current?.members ?? [], addresses, {
         address: (record) => String(record.content),
-        ttl: (record) => (typeof record.ttl === "number" ? record.ttl : undefined),
-        update: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
+        stale: (record) =>
+          settings.ttl !== undefined && (typeof record.ttl === "number" ? record.ttl : undefined) !== settings.ttl,
+        edit: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
         create: async (address) => {
           const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
           if (created.ok) setId ??= created.value.id;
           return created;
         },
-        remove: (record) => succeed("nameserver.deleteRecord", { id: Number(record.id) }),
+        delete: (record) => succeed("nameserver.deleteRecord", { id: Number(record.id) }),
       });
       if (!done.ok) return done;
       return { ok: true, value: { id: setId ?? "", values: [...addresses], ...(ttl === undefined ? {} : { ttl }) } };

@@ -16,9 +16,9 @@
 
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
-import { writeAddressRecords } from "../address-records";
 import { failed, jsonCalls, type ServiceError } from "../answers";
 import { type RecordSet, recordSetOf, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
+import { writePerAddress } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { configuredZone, failedCheck, longestZone, noZoneMessage } from "../zones";
@@ -141,17 +141,17 @@ export function createIonosApi(credentials: { api_key: string }, context: Client
     async writeAddressSet(zone, hostname, type, current, addresses, settings) {
       const ttl = settings.ttl ?? current?.ttl;
       let setId = current?.id;
-      const done = await writeAddressRecords(addresses, settings.ttl, {
-        records: current?.members ?? [],
+      const done = await writePerAddress(current?.members ?? [], addresses, {
         address: (record) => String(record.content),
-        ttl: (record) => (typeof record.ttl === "number" ? record.ttl : undefined),
-        update: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
+        stale: (record) =>
+          settings.ttl !== undefined && (typeof record.ttl === "number" ? record.ttl : undefined) !== settings.ttl,
+        edit: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
         create: async (address) => {
           const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
           if (created.ok) setId ??= created.value.id;
           return created;
         },
-        remove: (record) => call("DELETE", `${zonePath(zone.id)}/records/${encodeURIComponent(String(record.id))}`),
+        delete: (record) => call("DELETE", `${zonePath(zone.id)}/records/${encodeURIComponent(String(record.id))}`),
       });
       if (!done.ok) return done;
       return { ok: true, value: { id: setId ?? "", values: [...addresses], ...(ttl === undefined ? {} : { ttl }) } };
