@@ -5,6 +5,7 @@
 // Records are only ever the name's own records of that type, so nothing else is touched.
 
 import type { Step } from "./provider";
+import type { RecordSet, Zone, ZoneApi } from "./reconcile";
 import { sameAddress } from "./zones";
 
 /** One record per address, as the service's own requests reach them. */
@@ -47,4 +48,44 @@ export async function writePerAddress<R, W = R>(
     if (!deleted.ok) return deleted;
   }
   return { ok: true, value: result };
+}
+
+/** How a service that keeps one record per address reaches each record of a set as read (`RecordSet.members`). */
+export interface SetMembers {
+  /** The address a record holds. */
+  address(record: Record<string, unknown>): string;
+  /** The TTL a record holds, where the service says. */
+  ttl(record: Record<string, unknown>): number | undefined;
+  /** The set made of one record, as the service's `updateRecordSet` takes it. */
+  asSet(record: Record<string, unknown>): RecordSet;
+  /** Deletes one record. */
+  delete(zone: Zone, record: Record<string, unknown>): Promise<Step<unknown>>;
+}
+
+/**
+ * `ZoneApi.writeAddressSet` through the service's own one-record requests (`updateRecordSet`,
+ * `createRecordSet`): only the difference is sent, a record whose address stays is rewritten only
+ * for a TTL the config asks for (as the service keeps it: `storedTtl`). Answers the set as written.
+ */
+export async function writeSetByRecords(
+  api: Pick<ZoneApi, "updateRecordSet" | "createRecordSet" | "storedTtl">,
+  members: SetMembers,
+  [zone, hostname, type, current, addresses, settings]: Parameters<NonNullable<ZoneApi["writeAddressSet"]>>,
+): Promise<Step<RecordSet>> {
+  const ttl = settings.ttl ?? current?.ttl;
+  const askedTtl = settings.ttl === undefined ? undefined : (api.storedTtl?.(settings.ttl) ?? settings.ttl);
+  let setId = current?.id;
+  const done = await writePerAddress(current?.members ?? [], addresses, {
+    address: members.address,
+    stale: (record) => askedTtl !== undefined && members.ttl(record) !== askedTtl,
+    edit: (record, address) => api.updateRecordSet(zone, hostname, type, members.asSet(record), address, settings),
+    create: async (address) => {
+      const created = await api.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
+      if (created.ok) setId ??= created.value.id;
+      return created;
+    },
+    delete: (record) => members.delete(zone, record),
+  });
+  if (!done.ok) return done;
+  return { ok: true, value: { id: setId ?? "", values: [...addresses], ...(ttl === undefined ? {} : { ttl }) } };
 }

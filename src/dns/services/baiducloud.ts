@@ -29,7 +29,7 @@ import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } f
 import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type TxtApi, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { writePerAddress } from "../record-per-address";
+import { writeSetByRecords } from "../record-per-address";
 import { type ClientContext, defineService } from "../service";
 import { txtRecords, unquotedTxt } from "../txt";
 import { acceptedCounting, relativeName, sameAddress } from "../zones";
@@ -263,24 +263,19 @@ export function createBaiduCloudApi(
     },
 
     // One record per address: the difference is posted, put (its description kept) or deleted by id.
-    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
-      const ttl = settings.ttl ?? current?.ttl;
-      let setId = current?.id;
-      const done = await writePerAddress(current?.members ?? [], addresses, {
-        address: (record) => String(record.value),
-        stale: (record) =>
-          settings.ttl !== undefined && (typeof record.ttl === "number" ? record.ttl : undefined) !== settings.ttl,
-        edit: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
-        create: async (address) => {
-          const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
-          if (created.ok) setId ??= created.value.id;
-          return created;
+    // One record per address: the difference is sent through the one-record requests.
+    writeAddressSet(...args) {
+      return writeSetByRecords(
+        this,
+        {
+          address: (record) => String(record.value),
+          ttl: (record) => (typeof record.ttl === "number" ? record.ttl : undefined),
+          asSet: (record) => recordSet([record]),
+          delete: async (zone, record) =>
+            staleOn404(await call("DELETE", `${recordsPath(zone.id)}/${encodeURIComponent(String(record.id))}`, {})),
         },
-        delete: async (record) =>
-          staleOn404(await call("DELETE", `${recordsPath(zone.id)}/${encodeURIComponent(String(record.id))}`, {})),
-      });
-      if (!done.ok) return done;
-      return { ok: true, value: { id: setId ?? "", values: [...addresses], ...(ttl === undefined ? {} : { ttl }) } };
+        args,
+      );
     },
   };
 }

@@ -19,7 +19,7 @@ import { asObject, isObject } from "../../util/json";
 import { failed, failedAnswer, type JsonAnswer, requestJson } from "../answers";
 import type { Step, StepFailure } from "../provider";
 import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
-import { writePerAddress } from "../record-per-address";
+import { writeSetByRecords } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { failedCheck, relativeName, sameAddress } from "../zones";
@@ -167,24 +167,19 @@ export function createCloudnsApi(
     },
 
     // One record per address: the difference is added, modified (its TTL sent back) or deleted by id.
-    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
-      const ttl = settings.ttl ?? current?.ttl;
-      let setId = current?.id;
-      const askedTtl = settings.ttl === undefined ? undefined : cloudnsTtl(settings.ttl);
-      const done = await writePerAddress(current?.members ?? [], addresses, {
-        address: (record) => String(record.record),
-        stale: (record) => askedTtl !== undefined && Number(record.ttl) !== askedTtl,
-        edit: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
-        create: async (address) => {
-          const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
-          if (created.ok) setId ??= created.value.id;
-          return created;
+    // One record per address: the difference is sent through the one-record requests.
+    writeAddressSet(...args) {
+      return writeSetByRecords(
+        this,
+        {
+          address: (record) => String(record.record),
+          ttl: (record) => Number(record.ttl),
+          asSet: (record) => recordSet([record]),
+          delete: (zone, record) =>
+            call("POST", "dns/delete-record", { "domain-name": zone.id, "record-id": String(record.id) }),
         },
-        delete: (record) =>
-          call("POST", "dns/delete-record", { "domain-name": zone.id, "record-id": String(record.id) }),
-      });
-      if (!done.ok) return done;
-      return { ok: true, value: { id: setId ?? "", values: [...addresses], ...(ttl === undefined ? {} : { ttl }) } };
+        args,
+      );
     },
 
     storedTtl: cloudnsTtl,

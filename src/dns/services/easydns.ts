@@ -25,7 +25,7 @@ import { asObject, isObject } from "../../util/json";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
-import { writePerAddress } from "../record-per-address";
+import { writeSetByRecords } from "../record-per-address";
 import { type ClientContext, cannotCheck, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { relativeName } from "../zones";
@@ -180,25 +180,19 @@ export function createEasydnsApi(
     },
 
     // One record per address: the difference is added, posted (the record sent back whole) or deleted.
-    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
-      const ttl = settings.ttl ?? current?.ttl;
-      let setId = current?.id;
-      const done = await writePerAddress(current?.members ?? [], addresses, {
-        address: (record) => String(record.rdata),
-        stale: (record) =>
-          settings.ttl !== undefined &&
-          (record.ttl === "" || record.ttl === undefined ? undefined : Number(record.ttl)) !== settings.ttl,
-        edit: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
-        create: async (address) => {
-          const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
-          if (created.ok) setId ??= created.value.id;
-          return created;
+    // One record per address: the difference is sent through the one-record requests.
+    writeAddressSet(...args) {
+      return writeSetByRecords(
+        this,
+        {
+          address: (record) => String(record.rdata),
+          ttl: (record) => (record.ttl === "" || record.ttl === undefined ? undefined : Number(record.ttl)),
+          asSet: (record) => recordSet([record]),
+          delete: (zone, record) =>
+            call("DELETE", `/zones/records/${encodeURIComponent(zone.id)}/${encodeURIComponent(String(record.id))}`),
         },
-        delete: (record) =>
-          call("DELETE", `/zones/records/${encodeURIComponent(zone.id)}/${encodeURIComponent(String(record.id))}`),
-      });
-      if (!done.ok) return done;
-      return { ok: true, value: { id: setId ?? "", values: [...addresses], ...(ttl === undefined ? {} : { ttl }) } };
+        args,
+      );
     },
   };
 }

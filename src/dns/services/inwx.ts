@@ -25,7 +25,7 @@ import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, requestJson, type ServiceError } from "../answers";
 import type { DnsProvider, FailureCause, Step } from "../provider";
 import { type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
-import { writePerAddress } from "../record-per-address";
+import { writeSetByRecords } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { decodeBase32, TOTP_STEP_MS, totp } from "../signing/totp";
 import { txtRecords, unquotedTxt } from "../txt";
@@ -267,23 +267,18 @@ export function createInwxApi(
     },
 
     // One record per address: the difference is created, updated (only the fields sent change) or deleted by id.
-    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
-      const ttl = settings.ttl ?? current?.ttl;
-      let setId = current?.id;
-      const done = await writePerAddress(current?.members ?? [], addresses, {
-        address: (record) => String(record.content),
-        stale: (record) =>
-          settings.ttl !== undefined && (typeof record.ttl === "number" ? record.ttl : undefined) !== settings.ttl,
-        edit: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
-        create: async (address) => {
-          const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
-          if (created.ok) setId ??= created.value.id;
-          return created;
+    // One record per address: the difference is sent through the one-record requests.
+    writeAddressSet(...args) {
+      return writeSetByRecords(
+        this,
+        {
+          address: (record) => String(record.content),
+          ttl: (record) => (typeof record.ttl === "number" ? record.ttl : undefined),
+          asSet: (record) => recordSet([record]),
+          delete: (_zone, record) => succeed("nameserver.deleteRecord", { id: Number(record.id) }),
         },
-        delete: (record) => succeed("nameserver.deleteRecord", { id: Number(record.id) }),
-      });
-      if (!done.ok) return done;
-      return { ok: true, value: { id: setId ?? "", values: [...addresses], ...(ttl === undefined ? {} : { ttl }) } };
+        args,
+      );
     },
   };
 }

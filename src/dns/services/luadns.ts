@@ -18,7 +18,7 @@ import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, type JsonAnswer, jsonCalls, listedObjects, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type TxtApi, writtenSet, type ZoneApi, zoneClient } from "../reconcile";
-import { writePerAddress } from "../record-per-address";
+import { writeSetByRecords } from "../record-per-address";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { CHALLENGE_TTL, txtRecords, unquotedTxt } from "../txt";
 import { acceptedCounting, configuredZone, foreignZoneMessage, longestZone, zoneHolds } from "../zones";
@@ -153,23 +153,18 @@ export function createLuadnsApi(
     },
 
     // One record per address: the difference is posted, put or deleted.
-    async writeAddressSet(zone, hostname, type, current, addresses, settings) {
-      const ttl = settings.ttl ?? current?.ttl;
-      let setId = current?.id;
-      const done = await writePerAddress(current?.members ?? [], addresses, {
-        address: (record) => String(record.content),
-        stale: (record) =>
-          settings.ttl !== undefined && (typeof record.ttl === "number" ? record.ttl : undefined) !== settings.ttl,
-        edit: (record, address) => this.updateRecordSet(zone, hostname, type, recordSet([record]), address, settings),
-        create: async (address) => {
-          const created = await this.createRecordSet(zone, hostname, type, address, ttl === undefined ? {} : { ttl });
-          if (created.ok) setId ??= created.value.id;
-          return created;
+    // One record per address: the difference is sent through the one-record requests.
+    writeAddressSet(...args) {
+      return writeSetByRecords(
+        this,
+        {
+          address: (record) => String(record.content),
+          ttl: (record) => (typeof record.ttl === "number" ? record.ttl : undefined),
+          asSet: (record) => recordSet([record]),
+          delete: (zone, record) => call("DELETE", `${recordsPath(zone.id)}/${encodeURIComponent(String(record.id))}`),
         },
-        delete: (record) => call("DELETE", `${recordsPath(zone.id)}/${encodeURIComponent(String(record.id))}`),
-      });
-      if (!done.ok) return done;
-      return { ok: true, value: { id: setId ?? "", values: [...addresses], ...(ttl === undefined ? {} : { ttl }) } };
+        args,
+      );
     },
   };
 }
